@@ -1,0 +1,50 @@
+"""One exception handler: every 4xx body is `{"code": ..., "detail": ...}` (docs/api.md lists the codes)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from snakepit.errors import ApplicationError
+
+_DRF_CODES = {
+    exceptions.NotAuthenticated: "auth/not_authenticated",
+    exceptions.AuthenticationFailed: "auth/failed",
+    exceptions.PermissionDenied: "auth/forbidden",
+    exceptions.NotFound: "request/not_found",
+    exceptions.MethodNotAllowed: "request/method_not_allowed",
+    exceptions.NotAcceptable: "request/not_acceptable",
+    exceptions.UnsupportedMediaType: "request/unsupported_media_type",
+    exceptions.ParseError: "request/malformed",
+    exceptions.Throttled: "request/throttled",
+    exceptions.ValidationError: "request/invalid",
+}
+
+
+def _flatten(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{key}: {_flatten(value)}" for key, value in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_flatten(item) for item in detail)
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ApplicationError):
+        return Response(exc.as_body(), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    code = next((code for kind, code in _DRF_CODES.items() if isinstance(exc, kind)), "request/error")
+    body = {"code": code, "detail": _flatten(exc.detail)}
+    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
+        body["fields"] = exc.detail
+    response.data = body
+    return response

@@ -1,0 +1,18 @@
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from api import views
+
+router = DefaultRouter()
+router.register("games", views.GameViewSet, basename="game")
+router.register("matches", views.MatchViewSet, basename="match")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("auth/", include("rest_framework.urls")),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+]

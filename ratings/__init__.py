@@ -1,0 +1,1 @@
+"""Ratings and ladders (openskill): see the ratings issue."""

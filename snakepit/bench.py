@@ -1,0 +1,61 @@
+"""The benchmark's figures. Each entry measures one thing and returns (value, unit); `manage.py bench`
+prints them. Figures are printed, never asserted: targets are read by people, not by tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from engines.playout import playout
+from engines.registry import all_games
+from engines.replay import replay
+
+BENCH_SECONDS = 2.0
+
+
+def _rate(work: Callable[[], int], seconds: float = BENCH_SECONDS) -> float:
+    """Units of work per second, running `work` (which returns the units it did) for about `seconds`."""
+    done, started = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        done += work()
+    return done / elapsed
+
+
+def engine_figures() -> list[tuple[str, float, str]]:
+    rows = []
+    for game in all_games():
+        seats = max(game.spec.min_players, 2)
+        counter = iter(range(10**9))
+
+        def one_playout() -> int:
+            playout(game, seats=seats, seed=next(counter).to_bytes(8, "big"))
+            return 1
+
+        rows.append((f"{game.spec.name}: random playouts ({seats} seats), engine only", _rate(one_playout), "playouts/s"))
+        logs = [playout(game, seats=seats, seed=bytes([n]))[1] for n in range(20)]
+
+        def replay_all() -> int:
+            for log in logs:
+                replay(game, seats=seats, options=None, events=log)
+            return sum(map(len, logs))
+
+        rows.append((f"{game.spec.name}: replay", _rate(replay_all), "events/s"))
+    return rows
+
+
+def store_figures() -> list[tuple[str, float, str]]:
+    """Appends through the services into the configured database (a throwaway copy: see the command)."""
+    from tournaments.services import SeatSpec, match_advance, match_create
+
+    rows = []
+    for chunk, label in ((1, "one transaction per event"), (200, "chunks of 200 events")):
+        def play_one() -> int:
+            match = match_create(
+                game_key="rat-snake",
+                seats=[SeatSpec(bot="random"), SeatSpec(bot="random")],
+                bots_play="caller",
+            )
+            return match_advance(match_id=match.pk, chunk=chunk)
+
+        rows.append((f"Event store appends, Rat-Snake bot matches, {label}", _rate(play_one), "events/s"))
+    return rows

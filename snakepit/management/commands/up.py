@@ -1,0 +1,68 @@
+"""Run the whole service on this machine: migrations, demo data, web server, Celery worker and beat."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
+
+
+class Command(BaseCommand):
+    help = "Migrate, create demo data, then run the web server, a Celery worker and beat until Ctrl-C."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--no-demo", action="store_true", help="Skip the demo account and matches.")
+
+    def handle(self, *args, host: str, port: int, no_demo: bool, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        self.stdout.write("Database migrated.")
+        python = sys.executable
+        processes = {
+            "worker": [python, "-m", "celery", "-A", "snakepit", "worker", "--loglevel=WARNING", "--concurrency=2"],
+            "beat": [python, "-m", "celery", "-A", "snakepit", "beat", "--loglevel=WARNING"],
+            "web": [python, "manage.py", "runserver", "--noreload", f"{host}:{port}"],
+        }
+        running = {name: subprocess.Popen(command, cwd=settings.BASE_DIR) for name, command in processes.items()}
+        lines = []
+        if not no_demo:
+            _, token = demo_data_ensure()
+            lines = [
+                f"  Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}   API token: {token}",
+                f"  Play Rat-Snake against a bot: see README.md, or open http://{host}:{port}/api/matches/",
+            ]
+        database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+        broker = settings.CELERY_BROKER_URL.split("://", 1)[0]
+        self.stdout.write(
+            self.style.SUCCESS(f"\nSnakepit is running at http://{host}:{port}/")
+            + f"  (database: {database}, broker: {broker})\n"
+            + "\n".join(lines)
+            + f"\n  API docs: http://{host}:{port}/api/docs/   Stop with Ctrl-C.\n"
+        )
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
+        try:
+            while True:
+                for name, process in running.items():
+                    if process.poll() is not None:
+                        self.stderr.write(f"{name} stopped with exit code {process.returncode}; shutting down.")
+                        raise KeyboardInterrupt
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            for process in running.values():
+                if process.poll() is None:
+                    process.terminate()
+            for process in running.values():
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()

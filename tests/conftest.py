@@ -1,0 +1,64 @@
+"""Shared fixtures. With CI=true the suite must run on the real PostgreSQL and Redis: if either is
+missing the session stops with a failure (never a skip). Without CI it runs on the embedded
+defaults (SQLite, local-memory cache), so a laptop with neither passes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def pytest_sessionstart(session):
+    if not _ci():
+        return
+    problems = []
+    try:
+        import psycopg
+        from django.conf import settings
+
+        database = settings.DATABASES["default"]
+        if "postgresql" not in database["ENGINE"]:
+            problems.append(f"CI=true but the database is {database['ENGINE']}, not PostgreSQL")
+        else:
+            psycopg.connect(
+                host=database["HOST"], port=database["PORT"] or 5432, user=database["USER"],
+                password=database["PASSWORD"] or None, dbname=database["NAME"], connect_timeout=5,
+            ).close()
+    except Exception as error:  # noqa: BLE001 - any failure to reach it is the message
+        problems.append(f"CI=true but PostgreSQL is unreachable: {error}")
+    try:
+        import redis
+        from django.conf import settings
+
+        if not settings.REDIS_URL:
+            problems.append("CI=true but REDIS_URL is empty")
+        else:
+            redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5).ping()
+    except Exception as error:  # noqa: BLE001
+        problems.append(f"CI=true but Redis is unreachable: {error}")
+    if problems:
+        pytest.exit("\n".join(problems), returncode=3)
+
+
+@pytest.fixture
+def users(db, django_user_model):
+    """Three players and their API clients' credentials."""
+    return {name: django_user_model.objects.create_user(name, password=f"{name}-password") for name in ("alice", "bob", "carol")}
+
+
+@pytest.fixture
+def client_for():
+    from rest_framework.test import APIClient
+
+    def make(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make

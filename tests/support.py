@@ -1,0 +1,39 @@
+"""Helpers shared by the database and API tests: drive a match through the public API."""
+
+from __future__ import annotations
+
+import random
+
+
+def act_once(clients_by_seat: dict, match_id: int, rng: random.Random, *, prefer: str | None = None) -> dict | None:
+    """Let whichever human seat is to decide take one legal action; None when no human is to act."""
+    any_client = next(iter(clients_by_seat.values()))
+    view = any_client.get(f"/api/matches/{match_id}/view/").json()
+    if view["status"] == "finished":
+        return None
+    humans = [seat for seat in view["decision"]["seats"] if seat in clients_by_seat]
+    if not humans:
+        return None
+    seat = humans[0]
+    client = clients_by_seat[seat]
+    mine = client.get(f"/api/matches/{match_id}/view/", {"seat": seat}).json()
+    actions = mine["legal_actions"]
+    preferred = [action for action in actions if action["type"] == prefer]
+    action = (preferred or actions)[0] if prefer else rng.choice(actions)
+    response = client.post(
+        f"/api/matches/{match_id}/actions/",
+        {"expected_seq": mine["seq"], "action": action, "seat": seat},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def play_to_end(clients_by_seat: dict, match_id: int, *, seed: int = 0, max_actions: int = 5000) -> None:
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if act_once(clients_by_seat, match_id, rng) is None:
+            status = next(iter(clients_by_seat.values())).get(f"/api/matches/{match_id}/").json()["status"]
+            assert status == "finished", "no human can act but the match is not over"
+            return
+    raise AssertionError(f"match {match_id} did not end within {max_actions} actions")

@@ -1,0 +1,1 @@
+"""Competitions: the match event store now; tournaments and ladders build on it."""

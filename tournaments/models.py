@@ -1,0 +1,108 @@
+"""The match event store.
+
+A `Match` is its set-up (game, engine version, options, seats, committed seed) plus an append-only log
+of `MatchEvent`s. Its state is never stored: it is rebuilt by replaying the log through the engine.
+`status`, `outcome` and `finished_at` are a projection of the log kept for querying; the
+`replay_matches` command proves they agree with a fresh replay. The database itself refuses UPDATE
+and DELETE of events (triggers in migration 0002).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    game = models.CharField(max_length=40, db_index=True)
+    engine_version = models.CharField(max_length=20)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.RUNNING, db_index=True)
+    seed = models.BinaryField(max_length=32, editable=False)  # secret until the match is finished
+    seed_commitment = models.CharField(max_length=64, editable=False)
+    outcome = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class MatchSeat(models.Model):
+    """Who sits at seat `index`: a user, or a built-in bot of the game by name."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="match_seats"
+    )
+    bot = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="match_seat_unique_index"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
+                name="match_seat_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        return self.user.get_username() if self.user_id else f"bot:{self.bot}"
+
+
+class MatchEvent(models.Model):
+    """One fact of a match, numbered from 1. Never updated, never deleted."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action"
+        CHANCE = "chance"
+        FORFEIT = "forfeit"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="match_event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="match_event_unique_idempotency_key",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="match_event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} #{self.seq} {self.kind}"

@@ -1,0 +1,15 @@
+"""Celery tasks: thin interfaces over the match services."""
+
+from celery import shared_task
+
+from tournaments.services import match_advance
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=5)
+def match_play(match_id: int) -> int:
+    """Play a match's chance and bot moves to the end (or to the next human decision).
+
+    Safe to run twice or to retry after a crash: every chunk of events is appended under the match
+    lock at the log's current head, so nothing is ever written twice.
+    """
+    return match_advance(match_id=match_id)
