@@ -21,6 +21,7 @@ def env_flag(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 IN_CI = env_flag("CI")
 DEBUG = env_flag("DJANGO_DEBUG", default=True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -83,7 +84,6 @@ DATABASE_URL = os.environ.get("DATABASE_URL", _default_database_url)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -95,6 +95,9 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
+            # A file, not memory: tests that use several connections at once (threads, a worker
+            # process) then see one database, as the real service does.
+            "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -109,12 +112,13 @@ else:
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 else:
@@ -142,7 +146,11 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = VAR_DIR / "static"  # `collectstatic` fills it for production (deploy/README.md)
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Serve app static files (the Swagger UI's, the browsable API's) straight from the packages as well,
+# so the embedded default and the tests need no collectstatic step.
+WHITENOISE_USE_FINDERS = True
 
 # --- REST API -----------------------------------------------------------------------------------
 REST_FRAMEWORK = {

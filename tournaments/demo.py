@@ -14,7 +14,7 @@ DEMO_PASSWORD = "snakepit-demo"
 
 
 @transaction.atomic
-def demo_data_ensure() -> tuple[object, str]:
+def demo_data_ensure(*, with_matches: bool = True) -> tuple[object, str]:
     """Create the demo organiser (staff, so the admin opens too) and demo matches once; return the
     organiser and their API token."""
     users = get_user_model()
@@ -29,7 +29,7 @@ def demo_data_ensure() -> tuple[object, str]:
         rival.set_unusable_password()
         rival.save()
     token, _ = Token.objects.get_or_create(user=organiser)
-    if not Match.objects.exists():
+    if with_matches and not Match.objects.exists():
         match_create(
             game_key="rat-snake",
             seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random"), SeatSpec(bot="heuristic")],

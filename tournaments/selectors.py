@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from django.core.cache import cache
 from django.db.models import Max, QuerySet
+from django.db.models.functions import Coalesce
 
 from engines.fairness import Verification, verify_log
 from engines.protocol import Decision, Event, Game
@@ -37,8 +38,8 @@ def match_get(*, match_id: int, for_update: bool = False) -> Match:
         raise NotFound(f"no match {match_id}", code="match/not_found") from None
 
 
-def match_list(*, user=None) -> QuerySet[Match]:
-    queryset = Match.objects.prefetch_related("seats__user").annotate(seq=Max("events__seq"))
+def match_list() -> QuerySet[Match]:
+    queryset = Match.objects.prefetch_related("seats__user").annotate(seq=Coalesce(Max("events__seq"), 0))
     return queryset.order_by("-created_at", "-id")
 
 

@@ -66,12 +66,14 @@ def match_create(
     options: dict[str, Any] | None = None,
     created_by=None,
     bots_play: Literal["auto", "now", "worker", "caller"] = "auto",
+    seed: bytes | None = None,
 ) -> Match:
     """A new match with a fresh secret seed.
 
     `bots_play` says who plays chance and bots up to the first human decision: "now" in this
     transaction; "worker" a Celery worker after commit; "caller" whoever then calls `match_advance`;
-    "auto" is "worker" for a match of bots only and "now" otherwise.
+    "auto" is "worker" for a match of bots only and "now" otherwise. `seed` is for tests and replays
+    of known matches; a match normally gets 32 fresh bytes from the operating system.
     The resolved options (defaults filled in) are stored, so a later change of a default never
     changes how an existing match replays.
     """
@@ -89,7 +91,7 @@ def match_create(
             raise Rejected(
                 f"{game.spec.name} has no bot {spec.bot!r}; bots: {', '.join(sorted(bots))}", code="seat/unknown_bot"
             )
-    seed = secrets.token_bytes(32)
+    seed = seed if seed is not None else secrets.token_bytes(32)
     match = Match.objects.create(
         game=game.spec.key,
         engine_version=game.spec.version,

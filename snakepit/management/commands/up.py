@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 
@@ -22,6 +23,16 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo account and matches.")
 
+    def _wait_for_web(self, host: str, port: int, web: subprocess.Popen) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and web.poll() is None:
+            try:
+                with socket.create_connection((host, port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.3)
+        raise CommandError(f"the web server did not start on {host}:{port}; see var/log/web.log")
+
     def handle(self, *args, host: str, port: int, no_demo: bool, **options):
         call_command("migrate", interactive=False, verbosity=0)
         self.stdout.write("Database migrated.")
@@ -31,7 +42,13 @@ class Command(BaseCommand):
             "beat": [python, "-m", "celery", "-A", "snakepit", "beat", "--loglevel=WARNING"],
             "web": [python, "manage.py", "runserver", "--noreload", f"{host}:{port}"],
         }
-        running = {name: subprocess.Popen(command, cwd=settings.BASE_DIR) for name, command in processes.items()}
+        log_dir = settings.VAR_DIR / "log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        running = {}
+        for name, command in processes.items():
+            with open(log_dir / f"{name}.log", "ab") as log:
+                running[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT)
+        self._wait_for_web(host, port, running["web"])
         lines = []
         if not no_demo:
             _, token = demo_data_ensure()
@@ -45,7 +62,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"\nSnakepit is running at http://{host}:{port}/")
             + f"  (database: {database}, broker: {broker})\n"
             + "\n".join(lines)
-            + f"\n  API docs: http://{host}:{port}/api/docs/   Stop with Ctrl-C.\n"
+            + f"\n  API docs: http://{host}:{port}/api/docs/   Logs: {log_dir}/   Stop with Ctrl-C.\n"
         )
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
         try:
