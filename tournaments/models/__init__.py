@@ -1,0 +1,5 @@
+"""Models by concern: the match event store in match.py; decks and tournaments beside it."""
+
+from tournaments.models.match import Match, MatchEvent, MatchSeat
+
+__all__ = ["Match", "MatchEvent", "MatchSeat"]
