@@ -230,7 +230,13 @@ def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> Append
 
 
 def _append(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
-    return MatchEvent.objects.create(
+    row = _event_row(match, seq, event, actor=actor, idempotency_key=idempotency_key)
+    row.save(force_insert=True)
+    return row
+
+
+def _event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
+    return MatchEvent(
         match=match,
         seq=seq,
         kind=event.kind,
@@ -258,7 +264,7 @@ def _advance(
     """
     bot_seats = {seat.index: seat.bot for seat in match.seats.all() if seat.bot}
     bots = game.bots()
-    appended: list[MatchEvent] = []
+    pending: list[MatchEvent] = []
     state, seq = snapshot.state, snapshot.seq
     for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
         decision = game.decision(state)
@@ -273,16 +279,16 @@ def _advance(
                 break
             event, state = _bot_move(match, game, state, acting[0], bots[bot_seats[acting[0]]], seq + 1)
         seq += 1
-        appended.append(_append(match, seq, event))
+        pending.append(_event_row(match, seq, event))
     else:
-        if limit:
-            return MatchSnapshot(state, seq), appended
-        raise ApplicationError(
-            f"match {match.pk}: chance and bots made {settings.SNAKEPIT_MAX_AUTO_EVENTS} moves in a row",
-            code="match/runaway",
-            status=500,
-        )
-    return MatchSnapshot(state, seq), appended
+        if not limit:
+            raise ApplicationError(
+                f"match {match.pk}: chance and bots made {settings.SNAKEPIT_MAX_AUTO_EVENTS} moves in a row",
+                code="match/runaway",
+                status=500,
+            )
+    # One INSERT for the whole run: chance and bot moves arrive by the hundred in bot matches.
+    return MatchSnapshot(state, seq), MatchEvent.objects.bulk_create(pending)
 
 
 def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int):
