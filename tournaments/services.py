@@ -33,6 +33,7 @@ from tournaments.selectors import (
     match_snapshot,
     match_snapshot_remember,
 )
+from tournaments.signals import match_finished
 
 
 @dataclass(frozen=True)
@@ -319,6 +320,8 @@ def _project(match: Match, game: Game, snapshot: MatchSnapshot) -> None:
         match.outcome = outcome.to_json()
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "outcome", "finished_at"])
+        match_id = match.pk
+        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 
 
 def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]:

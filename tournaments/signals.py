@@ -1,0 +1,6 @@
+"""Signals other apps listen to; the match store itself knows nothing of ladders or tournaments."""
+
+from django.dispatch import Signal
+
+# Sent once the transaction that finished a match has committed; arguments: match_id.
+match_finished = Signal()
