@@ -3,11 +3,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from api import views
+from api import decks, views
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
 router.register("matches", views.MatchViewSet, basename="match")
+router.register("ragnguns/cards", decks.RagnGunsCardViewSet, basename="ragnguns-card")
+router.register("ragnguns/formats", decks.RagnGunsFormatViewSet, basename="ragnguns-format")
+router.register("ragnguns/prebuilt", decks.RagnGunsPrebuiltViewSet, basename="ragnguns-prebuilt")
+router.register("ragnguns/deck-checks", decks.RagnGunsDeckCheckViewSet, basename="ragnguns-deck-check")
+router.register("decks", decks.DeckViewSet, basename="deck")
 
 urlpatterns = [
     path("", include(router.urls)),

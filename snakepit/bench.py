@@ -13,8 +13,10 @@ from engines.replay import replay
 BENCH_SECONDS = 2.0
 
 
-def _rate(work: Callable[[], int], seconds: float = BENCH_SECONDS) -> float:
-    """Units of work per second, running `work` (which returns the units it did) for about `seconds`."""
+def _rate(work: Callable[[], int], seconds: float | None = None) -> float:
+    """Units of work per second, running `work` (which returns the units it did) for about `seconds`
+    (default: BENCH_SECONDS as set when the figure is taken, so `bench --seconds` reaches every row)."""
+    seconds = BENCH_SECONDS if seconds is None else seconds
     done, started = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
         done += work()
@@ -58,4 +60,37 @@ def store_figures() -> list[tuple[str, float, str]]:
             return match_advance(match_id=match.pk, chunk=chunk)
 
         rows.append((f"Event store appends, Rat-Snake bot matches, {label}", _rate(play_one), "events/s"))
+    return rows
+
+
+def deck_figures() -> list[tuple[str, float, str]]:
+    """Rag'n'Guns deck checks per second: the validator alone (engines/ragnguns/bench.py), then the
+    same decks POSTed as JSON to /api/ragnguns/deck-checks/ through Django's test Client, in process
+    (parsing, the view, serialising; no server, no socket). Neither touches the database."""
+    import json
+
+    from django.conf import settings
+    from django.test import Client, override_settings
+
+    from engines.ragnguns.bench import deck_check_work, sample_decks
+
+    validator = _rate(deck_check_work(100))
+    rows = [("Rag'n'Guns: deck checks, validator only", validator, "checks/s")]
+    bodies = [
+        json.dumps({"format": key, "gunslinger": gunslinger, "cards": cards})
+        for key, gunslinger, cards in sample_decks(100)
+    ]
+    client = Client()
+
+    def post_all() -> int:
+        for body in bodies:
+            response = client.post("/api/ragnguns/deck-checks/", body, content_type="application/json")
+            if response.status_code != 200:
+                raise RuntimeError(f"deck check: HTTP {response.status_code}: {response.content[:200]!r}")
+        return len(bodies)
+
+    # The test Client calls itself "testserver"; a production ALLOWED_HOSTS may not list it.
+    with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
+        through_api = _rate(post_all)
+    rows.append(("Rag'n'Guns: deck checks through the API (JSON, in-process)", through_api, "checks/s"))
     return rows

@@ -1,5 +1,6 @@
 """Models by concern: the match event store in match.py; decks and tournaments beside it."""
 
+from tournaments.models.deck import Deck, DeckVersion
 from tournaments.models.match import Match, MatchEvent, MatchSeat
 
-__all__ = ["Match", "MatchEvent", "MatchSeat"]
+__all__ = ["Deck", "DeckVersion", "Match", "MatchEvent", "MatchSeat"]

@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, seconds: float, skip_store: bool, **_):
         bench.BENCH_SECONDS = seconds
-        sections = [("engines", bench.engine_figures)]
+        sections = [("engines", bench.engine_figures), ("decks", bench.deck_figures)]
         if not skip_store:
             sections.append(("store", self._store_figures))
         rows = []

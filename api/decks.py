@@ -1,0 +1,586 @@
+"""The Rag'n'Guns catalogue, the deck check and saved decks (docs/api-decks.md). Thin views: parse,
+call tournaments/decks.py, serialise. Kept apart from the match API in api/views.py."""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+import django_filters
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from snakepit.errors import NotFound
+from tournaments import decks
+from tournaments.models import Deck, DeckVersion
+
+# -- plain text in and out ------------------------------------------------------------------------------
+
+
+class PlainTextParser(BaseParser):
+    """A deck list pasted as the raw request body (`Content-Type: text/plain`)."""
+
+    media_type = "text/plain"
+
+    def parse(self, stream, media_type=None, parser_context=None) -> str:
+        charset = "utf-8"
+        for part in (media_type or "").split(";")[1:]:
+            key, _, value = part.strip().partition("=")
+            if key.lower() == "charset" and value:
+                charset = value.strip('"')
+        try:
+            codecs.lookup(charset)
+            return stream.read().decode(charset)
+        except (LookupError, UnicodeDecodeError) as error:
+            raise exceptions.ParseError(f"the text body is not valid {charset}: {error}") from None
+
+
+class PlainTextRenderer(BaseRenderer):
+    """Lets `Accept: text/plain` reach the export; an error body is still the JSON `{"code", "detail"}`."""
+
+    media_type = "text/plain"
+    format = "txt"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        response = (renderer_context or {}).get("response")
+        if response is not None:
+            response["Content-Type"] = "application/json"
+        return json.dumps(data, ensure_ascii=False).encode(self.charset)
+
+
+class _ApiSettingsWithoutFormatOverride:
+    URL_FORMAT_OVERRIDE = None
+
+    def __getattr__(self, name):
+        return getattr(api_settings, name)
+
+
+class DeckFormatNegotiation(DefaultContentNegotiation):
+    """On these endpoints `?format=` names a deck format (standard, frontier), not a renderer, as
+    DRF's URL_FORMAT_OVERRIDE would have it; the Accept header still chooses the renderer."""
+
+    settings = _ApiSettingsWithoutFormatOverride()
+
+
+# -- serializers ---------------------------------------------------------------------------------------
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that refuses numbers and booleans instead of turning them into strings."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class _NoUnknownFields(serializers.Serializer):
+    def validate(self, attrs):
+        unknown = (
+            sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
+        )
+        if unknown:
+            raise serializers.ValidationError(
+                {name: ["unknown field; known: " + ", ".join(self.fields)] for name in unknown}
+            )
+        return attrs
+
+
+class DeckSubmissionSerializer(_NoUnknownFields):
+    format = StrictCharField(
+        required=False,
+        max_length=40,
+        help_text='A format key (see /api/ragnguns/formats/); default "standard".',
+    )
+    gunslinger = StrictCharField(
+        required=False, allow_null=True, allow_blank=True, help_text="A GUNSLINGER's card id or printed name."
+    )
+    cards = serializers.ListField(
+        child=StrictCharField(),
+        required=False,
+        help_text="Card ids or printed names (any case, accents optional).",
+    )
+    text = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text='A pasted deck list, one card a line ("2 Machete", "Machete x2", "# comments", '
+        '"Weapons (3)"). Instead of "gunslinger" and "cards".',
+    )
+
+
+class DeckWriteSerializer(DeckSubmissionSerializer):
+    name = StrictCharField(required=False, allow_blank=True, max_length=100)
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="deck/* or text/* (docs/games/ragnguns.md)")
+    detail = serializers.CharField()
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="Card ids concerned (unknown entries as given)."
+    )
+    hint = serializers.CharField()
+    line = serializers.IntegerField(
+        required=False, help_text="The line of the pasted list, for text/* codes."
+    )
+
+
+class NormalisedDeckSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    catalogue_version = serializers.CharField()
+    gunslinger = serializers.CharField(allow_null=True, help_text="Card id; as given when it names no card.")
+    cards = serializers.ListField(child=serializers.CharField(), help_text="Card ids, sorted.")
+
+
+class DeckCheckSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    violations = ViolationSerializer(many=True, help_text="Every violation at once; empty when legal.")
+    deck = NormalisedDeckSerializer()
+
+
+class DeckVersionSerializer(serializers.ModelSerializer):
+    gunslinger = serializers.SerializerMethodField()
+    frozen_for = serializers.SerializerMethodField()
+    violations = ViolationSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = DeckVersion
+        fields = [
+            "number",
+            "format",
+            "catalogue_version",
+            "gunslinger",
+            "cards",
+            "legal",
+            "violations",
+            "source_text",
+            "frozen_at",
+            "frozen_for",
+            "created_at",
+        ]
+
+    def get_gunslinger(self, version: DeckVersion) -> str | None:
+        return version.gunslinger or None
+
+    def get_frozen_for(self, version: DeckVersion) -> list[str]:
+        return version.frozen_for.splitlines()
+
+
+class DeckSerializer(serializers.ModelSerializer):
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    version = serializers.IntegerField(
+        source="current.number", read_only=True, help_text="The current version."
+    )
+    legal = serializers.BooleanField(
+        source="current.legal", read_only=True, help_text="The current version's."
+    )
+    current = DeckVersionSerializer(read_only=True)
+
+    class Meta:
+        model = Deck
+        fields = [
+            "share_id",
+            "name",
+            "game",
+            "owner",
+            "created_at",
+            "updated_at",
+            "version",
+            "legal",
+            "current",
+        ]
+
+
+class RagnGunsEffectSerializer(serializers.Serializer):
+    cost = serializers.IntegerField(help_text="Bullets.")
+    markers = serializers.ListField(
+        child=serializers.CharField(), help_text="once_per_turn, on_place, while_placed"
+    )
+    zone = serializers.CharField(allow_null=True)
+    paid_from = serializers.CharField(help_text="bullets, or cartridge_belt for a GUNSLINGER")
+    text = serializers.CharField()
+
+
+class RagnGunsCardSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField(help_text="Exactly as printed.")
+    type = serializers.CharField()
+    cost = serializers.JSONField(
+        help_text='A whole number, "X" for a TRAP, null for an ACTION or a GUNSLINGER.'
+    )
+    firepower = serializers.IntegerField(allow_null=True)
+    durability = serializers.IntegerField(allow_null=True)
+    keywords = serializers.ListField(child=serializers.CharField())
+    signature = serializers.CharField(allow_null=True, help_text="The GUNSLINGER of a SIGNATURE card.")
+    effects = RagnGunsEffectSerializer(many=True)
+    origin = serializers.CharField(help_text="rulebook or designed")
+
+
+class RagnGunsCardListSerializer(serializers.Serializer):
+    catalogue_version = serializers.CharField()
+    count = serializers.IntegerField()
+    results = RagnGunsCardSerializer(many=True)
+
+
+class RagnGunsFormatSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    deck_size = serializers.IntegerField()
+    max_epic = serializers.IntegerField()
+    max_signature = serializers.IntegerField()
+    unique_names = serializers.BooleanField()
+    signature_must_match = serializers.BooleanField()
+    banned = serializers.ListField(child=serializers.CharField(), help_text="Card ids.")
+    restricted = serializers.ListField(child=serializers.CharField(), help_text="Card ids.")
+    max_restricted = serializers.IntegerField(
+        help_text="At most this many cards from the restricted list, in total."
+    )
+
+
+class RagnGunsPrebuiltSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    gunslinger = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    legal_in = serializers.DictField(child=serializers.BooleanField(), help_text="Format key -> legal.")
+    text = serializers.CharField(help_text="The deck as a text list (paste it into a deck check).")
+
+
+FORMAT_PARAMETER = OpenApiParameter(
+    "format",
+    str,
+    description='With a text/plain body: the format key (else a "Format:" line, else standard).',
+)
+TEXT_BODY = {
+    "application/json": DeckSubmissionSerializer,
+    "text/plain": OpenApiTypes.STR,
+}
+PASTED_EXAMPLE = OpenApiExample(
+    "A pasted list",
+    value={
+        "format": "standard",
+        "text": "Gunslinger: Buffalo Kid\n\nWeapons (3)\n2 Machete\nIron bar\nWhip   # cheap MELEE\n",
+    },
+    request_only=True,
+)
+IDS_EXAMPLE = OpenApiExample(
+    "Ids or names",
+    value={
+        "format": "standard",
+        "gunslinger": "buffalo-kid",
+        "cards": ["machete", "Iron Bar", "señorita rosa"],
+    },
+    request_only=True,
+)
+
+
+def _path(name: str, description: str, kind=str) -> OpenApiParameter:
+    return OpenApiParameter(name, kind, OpenApiParameter.PATH, description=description)
+
+
+def _submission(
+    request: Request, serializer_class=DeckSubmissionSerializer, *, partial: bool = False
+) -> dict:
+    """The deck a request sends: a JSON object (validated), or a raw text/plain deck list."""
+    if isinstance(request.data, str):
+        body = {"text": request.data}
+        if request.query_params.get("name") is not None:
+            body["name"] = request.query_params["name"]
+    else:
+        serializer = serializer_class(data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        body = dict(serializer.validated_data)
+    if not body.get("format") and request.query_params.get("format"):
+        body["format"] = request.query_params["format"]
+    return body
+
+
+# -- the catalogue ---------------------------------------------------------------------------------------
+
+
+class RagnGunsCardViewSet(viewsets.ViewSet):
+    """The Rag'n'Guns card catalogue (engines/ragnguns/catalogue.json)."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_value_regex = "[^/]+"
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "type", str, description="ACTION, WEAPON, ITEM, TRAP, BACKUP or GUNSLINGER (any case)."
+            ),
+            OpenApiParameter("keyword", str, description="EPIC, MELEE, GIRL, ... (any case)."),
+            OpenApiParameter("cost", str, description='A whole number, or "X" for TRAPS.'),
+            OpenApiParameter(
+                "signature", str, description="SIGNATURE cards of this GUNSLINGER (name or id)."
+            ),
+            OpenApiParameter("origin", str, description="rulebook or designed."),
+            OpenApiParameter(
+                "search", str, description="Every word in the name or an Effect, any case, accents optional."
+            ),
+        ],
+        responses=RagnGunsCardListSerializer,
+    )
+    def list(self, request):
+        params = request.query_params
+        cards = decks.card_list(
+            **{
+                name: params.get(name)
+                for name in ("type", "keyword", "cost", "signature", "origin", "search")
+            }
+        )
+        return Response(
+            {
+                "catalogue_version": decks.catalogue_get().version,
+                "count": len(cards),
+                "results": [card.to_dict() for card in cards],
+            }
+        )
+
+    @extend_schema(
+        parameters=[_path("id", "A card id, e.g. machete (a printed name works too).")],
+        responses=RagnGunsCardSerializer,
+    )
+    def retrieve(self, request, pk=None):
+        """One card by id (a printed name works too)."""
+        return Response(decks.card_get(card_id=pk).to_dict())
+
+
+class RagnGunsFormatViewSet(viewsets.ViewSet):
+    """Deckbuilding formats and their rules (engines/ragnguns/formats.json)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=RagnGunsFormatSerializer(many=True))
+    def list(self, request):
+        return Response([fmt.to_dict() for fmt in decks.format_list()])
+
+    @extend_schema(
+        parameters=[_path("id", "A format key, e.g. standard.")], responses=RagnGunsFormatSerializer
+    )
+    def retrieve(self, request, pk=None):
+        return Response(decks.format_get(key=pk, status=404).to_dict())
+
+
+class RagnGunsPrebuiltViewSet(viewsets.ViewSet):
+    """The pre-built decks, with their legality in every format and their text list."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=RagnGunsPrebuiltSerializer(many=True))
+    def list(self, request):
+        return Response(decks.prebuilt_list())
+
+    @extend_schema(
+        parameters=[_path("id", "A pre-built deck id, e.g. stampede-at-dawn.")],
+        responses=RagnGunsPrebuiltSerializer,
+    )
+    def retrieve(self, request, pk=None):
+        return Response(decks.prebuilt_get(deck_id=pk))
+
+
+class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
+    """Check a deck without saving it."""
+
+    permission_classes = [permissions.AllowAny]
+    parser_classes = [JSONParser, PlainTextParser]
+    content_negotiation_class = DeckFormatNegotiation
+
+    @extend_schema(
+        request=TEXT_BODY,
+        parameters=[FORMAT_PARAMETER],
+        responses={200: DeckCheckSerializer},
+        examples=[IDS_EXAMPLE, PASTED_EXAMPLE],
+    )
+    def create(self, request):
+        """Every violation at once. An illegal deck is a 200 with `legal: false`; a request that is not a
+        deck (no cards, wrong types, unknown format, not JSON) is a 400 with a code."""
+        body = _submission(request)
+        result = decks.deck_check(
+            format_key=body.get("format"),
+            gunslinger=body.get("gunslinger"),
+            cards=body.get("cards"),
+            text=body.get("text"),
+        )
+        return Response(result.to_dict())
+
+
+# -- saved decks -----------------------------------------------------------------------------------------
+
+
+class DeckFilter(django_filters.FilterSet):
+    legal = django_filters.BooleanFilter(label="Whether the current version is legal")
+    format = django_filters.CharFilter(label="The current version's format key")
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Deck
+        fields = ["legal", "format", "name"]
+
+
+VERSION_PARAMETER = OpenApiParameter("version", int, description="A version number; default the current one.")
+
+
+class DeckViewSet(viewsets.GenericViewSet):
+    """Your saved Rag'n'Guns decks. Anyone with a deck's share id may read it; only its owner edits it.
+    An edit adds a version; old versions stay readable."""
+
+    lookup_field = "share_id"
+    filterset_class = DeckFilter
+    parser_classes = [JSONParser, PlainTextParser]
+    content_negotiation_class = DeckFormatNegotiation
+    serializer_class = DeckSerializer
+    queryset = Deck.objects.none()  # for the schema; get_queryset is the truth
+
+    def get_permissions(self):
+        if self.action == "list":
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # drf-spectacular inspecting, no real user
+            return Deck.objects.none()
+        return decks.deck_list_for_owner(owner=self.request.user)
+
+    def _deck(self) -> Deck:
+        return decks.deck_get_by_share_id(share_id=self.kwargs["share_id"])
+
+    @staticmethod
+    def _body(deck: Deck, current: DeckVersion | None = None) -> dict:
+        deck.current = current or decks.deck_version_get(deck=deck)
+        return DeckSerializer(deck).data
+
+    @extend_schema(responses=DeckSerializer(many=True))
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        current = decks.deck_current_versions(page)
+        for deck in page:
+            deck.current = current.get(deck.pk)
+        return self.get_paginated_response(DeckSerializer(page, many=True).data)
+
+    @extend_schema(
+        request={"application/json": DeckWriteSerializer, "text/plain": OpenApiTypes.STR},
+        parameters=[FORMAT_PARAMETER, OpenApiParameter("name", str, description="With a text/plain body.")],
+        responses={201: DeckSerializer},
+        examples=[IDS_EXAMPLE, PASTED_EXAMPLE],
+    )
+    def create(self, request):
+        """Save a deck (checked; an illegal one is saved too, with `legal: false` and its violations)."""
+        body = _submission(request, DeckWriteSerializer)
+        version = decks.deck_create(
+            owner=request.user,
+            name=body.get("name", ""),
+            format_key=body.get("format"),
+            gunslinger=body.get("gunslinger"),
+            cards=body.get("cards"),
+            text=body.get("text"),
+        )
+        return Response(self._body(version.deck, version), status=status.HTTP_201_CREATED)
+
+    def retrieve(self, request, share_id=None):
+        return Response(self._body(self._deck()))
+
+    def _update(self, request, share_id, *, partial: bool):
+        body = _submission(request, DeckWriteSerializer, partial=partial)
+        if not partial and "cards" not in body and "text" not in body:
+            raise decks.Malformed('PUT sends the whole deck: "cards" or "text"', code="deck/no_cards")
+        extra = {"gunslinger": body["gunslinger"]} if "gunslinger" in body else {}
+        version = decks.deck_update(
+            share_id=share_id,
+            user=request.user,
+            name=body.get("name"),
+            format_key=body.get("format"),
+            cards=body.get("cards"),
+            text=body.get("text"),
+            **extra,
+        )
+        return Response(self._body(version.deck, version))
+
+    @extend_schema(
+        request={"application/json": DeckWriteSerializer, "text/plain": OpenApiTypes.STR},
+        parameters=[FORMAT_PARAMETER],
+        responses=DeckSerializer,
+    )
+    def update(self, request, share_id=None):
+        """Replace the deck: a new version (unless it is the same deck). Fields left out keep their value."""
+        return self._update(request, share_id, partial=False)
+
+    @extend_schema(request=DeckWriteSerializer, responses=DeckSerializer)
+    def partial_update(self, request, share_id=None):
+        """Change part of the deck (the format alone re-checks it): a new version if the deck changed."""
+        return self._update(request, share_id, partial=True)
+
+    @extend_schema(responses={204: None})
+    def destroy(self, request, share_id=None):
+        """Delete the deck and its versions; refused (409 deck/frozen) once a version is entered somewhere."""
+        decks.deck_delete(share_id=share_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=DeckVersionSerializer(many=True))
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    def versions(self, request, share_id=None):
+        """Every version, oldest first."""
+        return Response(DeckVersionSerializer(decks.deck_versions(deck=self._deck()), many=True).data)
+
+    @extend_schema(
+        parameters=[_path("number", "A version number, from 1.", int)], responses=DeckVersionSerializer
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"versions/(?P<number>[^/.]+)",
+        url_name="version",
+        permission_classes=[permissions.AllowAny],
+    )
+    def version(self, request, share_id=None, number=None):
+        deck = self._deck()
+        return Response(
+            DeckVersionSerializer(decks.deck_version_get(deck=deck, number=_version_number(number))).data
+        )
+
+    @extend_schema(
+        parameters=[VERSION_PARAMETER],
+        responses={(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The deck list.")},
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        permission_classes=[permissions.AllowAny],
+        renderer_classes=[JSONRenderer, PlainTextRenderer, BrowsableAPIRenderer],
+    )
+    def export(self, request, share_id=None):
+        """The deck as a plain-text list; paste it into a deck check to get the same deck back."""
+        deck = self._deck()
+        version = decks.deck_version_get(
+            deck=deck, number=_version_number(request.query_params.get("version"))
+        )
+        response = HttpResponse(
+            decks.deck_export_text(deck=deck, version=version), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'inline; filename="{deck.share_id}-v{version.number}.txt"'
+        return response
+
+
+def _version_number(raw) -> int | None:
+    if raw in (None, ""):
+        return None
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        number = 0
+    if number < 1:
+        raise NotFound(f"no version {raw!r}: versions are numbered from 1", code="deck/version_not_found")
+    return number

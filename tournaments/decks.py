@@ -1,0 +1,552 @@
+"""Rag'n'Guns decks: checking a deck, and the saved, versioned, shareable decks of a player.
+
+Writes (`deck_create`, `deck_update`, `deck_delete`, `deck_version_freeze`) and reads (`deck_check`,
+`deck_get_by_share_id`, `deck_list_for_owner`, `deck_version_get`, `deck_export_text`,
+`deck_version_for_entry`, the catalogue reads) share this one module: they are one small domain.
+The rules are engines/ragnguns' (`check_deck`, `parse_deck_text`, `deck_to_text`); nothing here
+decides whether a deck is legal. This module only shapes the input, stores the result and guards
+ownership and frozen versions.
+
+Codes raised (docs/api-decks.md): `deck/no_cards`, `deck/ambiguous_input`, `deck/unknown_format`,
+`deck/too_large`, `deck/freeze_purpose_missing`, `catalogue/invalid_filter`, `request/invalid` (400);
+`deck/not_yours` (403); `deck/not_found`, `deck/version_not_found`, `card/not_found`,
+`prebuilt/not_found` (404); `deck/frozen` (409); `deck/illegal` (422). Rule violations are not
+errors: a check that finds them succeeded, and they come back as data.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
+
+from engines.ragnguns import (
+    Card,
+    Catalogue,
+    DeckCheck,
+    Format,
+    PrebuiltDeck,
+    check_deck,
+    check_deck_text,
+    deck_to_text,
+    load_catalogue,
+    load_formats,
+    load_prebuilt,
+    name_key,
+    parse_deck_text,
+)
+from engines.ragnguns.catalogue import KEYWORDS, ORIGINS, TRAP_COST, TYPES
+from snakepit.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
+from tournaments.models import Deck, DeckVersion
+
+GAME = "ragnguns"
+DEFAULT_FORMAT = "standard"
+
+# Input limits: a deck has 15 cards, so these only stop abuse (every unknown name costs a
+# did-you-mean search), never a real deck or a real draft.
+MAX_TEXT_LENGTH = 10_000
+MAX_ENTRIES = 100
+MAX_ENTRY_LENGTH = 100
+
+# Share ids: 10 characters from 56 letters and digits without look-alikes (0 O o 1 l I), about 58 bits.
+SHARE_ID_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+SHARE_ID_LENGTH = 10
+
+
+class Malformed(ApplicationError):
+    """The request is not a deck one can check: 400, whatever the rules would say."""
+
+    status = 400
+    code = "request/invalid"
+
+
+# -- checking ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckCheckResult:
+    """A check and what it was checked against; `source_text` is the pasted list ("" for JSON)."""
+
+    check: DeckCheck
+    catalogue_version: str
+    source_text: str = ""
+    meta: dict[str, str] = field(default_factory=dict)  # "Deck:", "Format:" ... lines of a pasted list
+
+    @property
+    def legal(self) -> bool:
+        return self.check.legal
+
+    @property
+    def violations(self) -> list[dict[str, Any]]:
+        return [violation.to_dict() for violation in self.check.violations]
+
+    def deck(self) -> dict[str, Any]:
+        """The normalised deck: card ids, sorted; entries naming no card kept as given."""
+        return {
+            "format": self.check.format,
+            "catalogue_version": self.catalogue_version,
+            "gunslinger": self.check.gunslinger,
+            "cards": list(self.check.cards),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"legal": self.legal, "violations": self.violations, "deck": self.deck()}
+
+
+def catalogue_get() -> Catalogue:
+    return load_catalogue()
+
+
+def format_get(*, key: str, status: int = 400) -> Format:
+    """The format with this key (or printed name, any case); `deck/unknown_format` otherwise."""
+    formats = load_formats(catalogue_get())
+    if key in formats:
+        return formats[key]
+    wanted = name_key(str(key))
+    found = next((fmt for fmt in formats.values() if wanted in (name_key(fmt.key), name_key(fmt.name))), None)
+    if found is None:
+        raise ApplicationError(
+            f"no format {key!r}; known: {', '.join(sorted(formats))}",
+            code="deck/unknown_format",
+            status=status,
+        )
+    return found
+
+
+def _check_entry(entry: str, where: str) -> None:
+    if len(entry) > MAX_ENTRY_LENGTH:
+        raise Malformed(
+            f"{where}: a card name is at most {MAX_ENTRY_LENGTH} characters, got {len(entry)}",
+            code="deck/too_large",
+        )
+
+
+def deck_check(
+    *,
+    format_key: str | None = None,
+    gunslinger: str | None = None,
+    cards: list[str] | None = None,
+    text: str | None = None,
+) -> DeckCheckResult:
+    """Check a deck given as ids or names (`gunslinger`, `cards`) or as a pasted list (`text`).
+
+    Returns every violation at once, text problems (`text/unparsable_line`, with line numbers)
+    first. An illegal deck is a successful check. What is refused (400) is input that is not a deck:
+    neither cards nor text (`deck/no_cards`), both (`deck/ambiguous_input`), an unknown format
+    (`deck/unknown_format`), or more than the limits (`deck/too_large`).
+    The format is `format_key`, else a "Format:" line of the text, else "standard". Reads nothing
+    from the database.
+    """
+    catalogue = catalogue_get()
+    if text is not None and (cards is not None or gunslinger is not None):
+        raise Malformed(
+            'give either "text" (a pasted deck list) or "gunslinger" and "cards", not both',
+            code="deck/ambiguous_input",
+        )
+    if text is not None:
+        if not isinstance(text, str) or not text.strip():
+            raise Malformed("the deck list is empty", code="deck/no_cards")
+        if len(text) > MAX_TEXT_LENGTH:
+            raise Malformed(
+                f"a deck list is at most {MAX_TEXT_LENGTH} characters, got {len(text)}", code="deck/too_large"
+            )
+        parsed = parse_deck_text(text, catalogue)
+        fmt = format_get(key=format_key or parsed.meta.get("format") or DEFAULT_FORMAT)
+        if len(parsed.cards) > MAX_ENTRIES:
+            raise Malformed(
+                f"the deck list names {len(parsed.cards)} cards; at most {MAX_ENTRIES} are checked",
+                code="deck/too_large",
+            )
+        for entry in [parsed.gunslinger or "", *parsed.cards]:
+            _check_entry(entry, "the deck list")
+        # Parsed above only to size it up and read its "Format:" line; check_deck_text parses again
+        # (a few microseconds) so that text problems merge exactly as the library merges them.
+        check = check_deck_text(catalogue, fmt, text)
+        return DeckCheckResult(check, catalogue.version, source_text=text, meta=dict(parsed.meta))
+    if cards is None:
+        raise Malformed(
+            'give the deck as "cards" (card ids or names) or as "text" (a pasted list)', code="deck/no_cards"
+        )
+    if not isinstance(cards, (list, tuple)) or not all(isinstance(card, str) for card in cards):
+        raise Malformed('"cards" must be a list of card ids or names')
+    if gunslinger is not None and not isinstance(gunslinger, str):
+        raise Malformed('"gunslinger" must be a card id or name')
+    if not cards:
+        raise Malformed("the deck has no cards", code="deck/no_cards")
+    if len(cards) > MAX_ENTRIES:
+        raise Malformed(
+            f"the deck names {len(cards)} cards; at most {MAX_ENTRIES} are checked", code="deck/too_large"
+        )
+    for index, entry in enumerate([gunslinger or "", *cards]):
+        _check_entry(entry, "gunslinger" if index == 0 else f"cards[{index - 1}]")
+    fmt = format_get(key=format_key or DEFAULT_FORMAT)
+    return _check_cards(fmt, gunslinger, list(cards))
+
+
+def _check_cards(fmt: Format, gunslinger: str | None, cards: list[str]) -> DeckCheckResult:
+    catalogue = catalogue_get()
+    return DeckCheckResult(check_deck(catalogue, fmt, gunslinger, cards), catalogue.version)
+
+
+def _recheck(version: DeckVersion, fmt: Format) -> DeckCheckResult:
+    """A saved version checked again, today, in `fmt`: from its pasted list if it came as one."""
+    if version.source_text:
+        return deck_check(format_key=fmt.key, text=version.source_text)
+    return _check_cards(fmt, version.gunslinger or None, list(version.cards))
+
+
+# -- reads of saved decks -------------------------------------------------------------------------
+
+
+def deck_get_by_share_id(*, share_id: str, for_update: bool = False) -> Deck:
+    """Anyone who has the share id may read the deck; `deck/not_found` otherwise."""
+    queryset = Deck.objects.select_related("owner")
+    if for_update:
+        queryset = queryset.select_for_update()
+    try:
+        return queryset.get(share_id=str(share_id), game=GAME)
+    except Deck.DoesNotExist:
+        raise NotFound(f"no deck {share_id!r}", code="deck/not_found") from None
+
+
+def _current_version_subquery(column: str) -> Subquery:
+    return Subquery(DeckVersion.objects.filter(deck=OuterRef("pk")).order_by("-number").values(column)[:1])
+
+
+def deck_list(*, owner=None) -> QuerySet[Deck]:
+    """Decks annotated with their current version: `current_version_id`, `version` (its number),
+    `legal` and `format` -- so the list filters on the current version's legality and format."""
+    queryset = Deck.objects.filter(game=GAME).select_related("owner")
+    if owner is not None:
+        queryset = queryset.filter(owner=owner)
+    return queryset.annotate(
+        current_version_id=_current_version_subquery("id"),
+        version=_current_version_subquery("number"),
+        legal=_current_version_subquery("legal"),
+        format=_current_version_subquery("format"),
+    ).order_by("-updated_at", "-id")
+
+
+def deck_list_for_owner(*, owner) -> QuerySet[Deck]:
+    """The decks `owner` owns, newest edit first, annotated as `deck_list` says."""
+    return deck_list(owner=owner)
+
+
+def deck_current_versions(decks) -> dict[int, DeckVersion]:
+    """The current version of each deck of `deck_list` (which annotates its id), by deck id, in one query."""
+    ids = [deck.current_version_id for deck in decks]
+    return {version.deck_id: version for version in DeckVersion.objects.filter(pk__in=ids)}
+
+
+def deck_version_get(*, deck: Deck, number: int | None = None) -> DeckVersion:
+    """Version `number` of `deck`, or its current version; `deck/version_not_found` otherwise."""
+    queryset = deck.versions.all()
+    version = (
+        queryset.order_by("-number").first() if number is None else queryset.filter(number=number).first()
+    )
+    if version is None:
+        raise NotFound(f"deck {deck.share_id} has no version {number}", code="deck/version_not_found")
+    return version
+
+
+def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
+    return deck.versions.order_by("number")
+
+
+def deck_export_text(*, deck: Deck, version: DeckVersion) -> str:
+    """The version as a deck list a person can read and paste back (`deck_to_text`'s canonical form),
+    headed by the deck's name and a "Format:" line so that pasting it back checks the same format."""
+    catalogue = catalogue_get()
+    body = deck_to_text(catalogue, version.gunslinger or None, version.cards)
+    head = []
+    if deck.name.strip():
+        head.append(f"# {' '.join(deck.name.split())}")
+    head.append(f"Format: {version.format}")
+    return "\n".join(head) + "\n" + body
+
+
+# -- writes ---------------------------------------------------------------------------------------
+
+
+def share_id_new() -> str:
+    return "".join(secrets.choice(SHARE_ID_ALPHABET) for _ in range(SHARE_ID_LENGTH))
+
+
+def _version_fields(result: DeckCheckResult) -> dict[str, Any]:
+    return {
+        "format": result.check.format,
+        "catalogue_version": result.catalogue_version,
+        "gunslinger": result.check.gunslinger or "",
+        "cards": list(result.check.cards),
+        "source_text": result.source_text,
+        "legal": result.legal,
+        "violations": result.violations,
+    }
+
+
+MAX_NAME_LENGTH = 100
+
+
+def _default_name(result: DeckCheckResult) -> str:
+    name = result.meta.get("deck") or result.meta.get("name") or result.meta.get("title") or ""
+    return " ".join(name.split())[:MAX_NAME_LENGTH]
+
+
+def _clean_name(name: str) -> str:
+    name = str(name).strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise Malformed(f"a deck name is at most {MAX_NAME_LENGTH} characters, got {len(name)}")
+    return name
+
+
+@transaction.atomic
+def deck_create(
+    *,
+    owner,
+    name: str = "",
+    format_key: str | None = None,
+    gunslinger: str | None = None,
+    cards: list[str] | None = None,
+    text: str | None = None,
+) -> DeckVersion:
+    """Save a new deck for `owner` and return its version 1.
+
+    The deck is checked first (`deck_check`: a malformed one is refused and nothing is written); an
+    illegal deck is saved all the same -- people save drafts -- with `legal=False` and its violations.
+    Without a `name`, a "Deck:"/"Name:" line of the pasted list names it.
+    """
+    result = deck_check(format_key=format_key, gunslinger=gunslinger, cards=cards, text=text)
+    for _ in range(5):
+        try:
+            # A savepoint, so that a share id collision (about 1 in 10^17) can simply be retried.
+            with transaction.atomic():
+                deck = Deck.objects.create(
+                    owner=owner,
+                    share_id=share_id_new(),
+                    name=_clean_name(name) or _default_name(result),
+                    game=GAME,
+                )
+            break
+        except IntegrityError:
+            continue
+    else:
+        raise ApplicationError("could not draw a free share id", code="deck/share_id_exhausted", status=500)
+    return DeckVersion.objects.create(deck=deck, number=1, **_version_fields(result))
+
+
+_UNSET: Any = object()
+
+
+@transaction.atomic
+def deck_update(
+    *,
+    share_id: str,
+    user,
+    name: str | None = None,
+    format_key: str | None = None,
+    gunslinger: str | None = _UNSET,
+    cards: list[str] | None = None,
+    text: str | None = None,
+) -> DeckVersion:
+    """Edit `user`'s deck: a changed deck becomes a new version n+1; the old ones stay as they are.
+
+    Whatever is not given keeps its current value: a new `format_key` alone re-checks the current
+    deck (its pasted list, if it came as one) in that format; `gunslinger` or `cards` alone replace
+    that part of the current deck; `text` replaces the whole deck. Every new version is re-checked
+    against today's catalogue and may be illegal. When nothing about the deck changes (only the
+    `name`, or the same deck sent again) no version is added and the current one is returned.
+    Holds the deck row's lock, so two edits never take the same number.
+    """
+    deck = deck_get_by_share_id(share_id=share_id, for_update=True)
+    _require_owner(deck, user)
+    current = deck_version_get(deck=deck)
+    format_key = format_key or current.format
+    if text is not None or cards is not None:
+        result = deck_check(
+            format_key=format_key,
+            text=text,
+            cards=cards,
+            gunslinger=(None if text is not None else current.gunslinger or None)
+            if gunslinger is _UNSET
+            else gunslinger,
+        )
+    elif gunslinger is not _UNSET:  # a new GUNSLINGER for the current cards
+        if gunslinger is not None and not isinstance(gunslinger, str):
+            raise Malformed('"gunslinger" must be a card id or name')
+        _check_entry(gunslinger or "", "gunslinger")
+        result = _check_cards(format_get(key=format_key), gunslinger, list(current.cards))
+    else:  # the same deck, perhaps in another format
+        result = _recheck(current, format_get(key=format_key))
+    fields = _version_fields(result)
+    unchanged = all(
+        getattr(current, key) == value for key, value in fields.items() if key not in ("legal", "violations")
+    )
+    if name is not None:
+        deck.name = _clean_name(name)
+    deck.save()  # updated_at moves even for a rename
+    if unchanged:
+        return current
+    return DeckVersion.objects.create(deck=deck, number=current.number + 1, **fields)
+
+
+@transaction.atomic
+def deck_delete(*, share_id: str, user) -> None:
+    """Delete `user`'s deck and all its versions, unless one of them is frozen (`deck/frozen`, 409):
+    a tournament or ladder entry points at it."""
+    deck = deck_get_by_share_id(share_id=share_id, for_update=True)
+    _require_owner(deck, user)
+    frozen = deck.versions.filter(frozen_at__isnull=False).order_by("number").first()
+    if frozen is not None:
+        purposes = ", ".join(frozen.frozen_for.splitlines()) or "entered"
+        raise Conflict(
+            f"version {frozen.number} of this deck is frozen ({purposes}); a frozen deck cannot be deleted",
+            code="deck/frozen",
+        )
+    deck.delete()
+
+
+@transaction.atomic
+def deck_version_freeze(*, deck_version: DeckVersion, purpose: str) -> DeckVersion:
+    """Mark a version frozen for `purpose` (e.g. "tournament 12"): it can then never be deleted.
+
+    Versions are never edited anyway (an edit adds a version); freezing only records that an entry
+    depends on this one. Idempotent: freezing again keeps the first `frozen_at`; a new purpose is
+    added to `frozen_for` (one a line), a known one changes nothing. Legality is the caller's
+    business: registration first asks `deck_version_for_entry`.
+    """
+    purpose = " ".join(str(purpose).split())
+    if not purpose:
+        raise Malformed("say what the version is frozen for", code="deck/freeze_purpose_missing")
+    version = DeckVersion.objects.select_for_update().get(pk=deck_version.pk)
+    purposes = version.frozen_for.splitlines()
+    if version.frozen_at is not None and purpose in purposes:
+        return version
+    if version.frozen_at is None:
+        version.frozen_at = timezone.now()
+    version.frozen_for = "\n".join([*purposes, purpose])
+    version.save(update_fields=["frozen_at", "frozen_for"])
+    return version
+
+
+def deck_version_for_entry(
+    *, share_id: str, version: int | None = None, user, format_key: str | None = None
+) -> DeckVersion:
+    """The deck version `user` enters into a tournament or ladder: theirs, and legal.
+
+    `version` None means the current one. Refuses with `deck/not_found` or `deck/version_not_found`
+    (404), `deck/not_yours` (403), or `deck/illegal` (422, carrying `violations`). Legality is judged
+    again when the catalogue changed since the version was saved, or when the event plays another
+    `format_key` than the version was checked in. It does not freeze: the caller registers, then
+    calls `deck_version_freeze` in the same transaction.
+    """
+    deck = deck_get_by_share_id(share_id=share_id)
+    _require_owner(deck, user)
+    chosen = deck_version_get(deck=deck, number=version)
+    catalogue = catalogue_get()
+    fmt = format_get(key=format_key or chosen.format)
+    legal, violations = chosen.legal, chosen.violations
+    if chosen.catalogue_version != catalogue.version or fmt.key != chosen.format:
+        again = _recheck(chosen, fmt)
+        legal, violations = again.legal, again.violations
+    if not legal:
+        raise Rejected(
+            f"version {chosen.number} of deck {deck.share_id} is not legal in {fmt.name}: "
+            + "; ".join(violation["detail"] for violation in violations),
+            code="deck/illegal",
+            violations=violations,
+        )
+    return chosen
+
+
+def _require_owner(deck: Deck, user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False) or deck.owner_id != user.pk:
+        raise Forbidden(f"deck {deck.share_id} is not yours", code="deck/not_yours")
+
+
+# -- the catalogue ----------------------------------------------------------------------------------
+
+
+def card_list(
+    *,
+    type: str | None = None,
+    keyword: str | None = None,
+    cost: str | None = None,
+    signature: str | None = None,
+    origin: str | None = None,
+    search: str | None = None,
+) -> tuple[Card, ...]:
+    """Catalogue cards matching every given filter, sorted by name; an impossible value of `type`,
+    `keyword`, `cost` or `origin` is `catalogue/invalid_filter` (400), not an empty list."""
+    catalogue = catalogue_get()
+
+    def invalid(name: str, value: str, known) -> ApplicationError:
+        return Malformed(
+            f"{name} {value!r} is not one of {', '.join(known)}", code="catalogue/invalid_filter"
+        )
+
+    if type and type.upper() not in TYPES:
+        raise invalid("type", type, TYPES)
+    if keyword and keyword.upper() not in KEYWORDS:
+        raise invalid("keyword", keyword, KEYWORDS)
+    if origin and origin not in ORIGINS:
+        raise invalid("origin", origin, ORIGINS)
+    if cost:
+        cost = cost.strip()
+        if cost.upper() != TRAP_COST and not cost.isdigit():
+            raise Malformed(
+                f"cost {cost!r} is a whole number or {TRAP_COST!r}", code="catalogue/invalid_filter"
+            )
+    return catalogue.filter(
+        type=type or None,
+        keyword=keyword or None,
+        cost=cost or None,
+        signature=signature or None,
+        origin=origin or None,
+        search=search or None,
+    )
+
+
+def card_get(*, card_id: str) -> Card:
+    """A card by id (or printed name); `card/not_found` with a did-you-mean otherwise."""
+    catalogue = catalogue_get()
+    card = catalogue.resolve(card_id)
+    if card is None:
+        close = catalogue.suggest(card_id)
+        hint = f"; did you mean {', '.join(repr(name) for name in close)}?" if close else ""
+        raise NotFound(f"no card {card_id!r} in catalogue {catalogue.version}{hint}", code="card/not_found")
+    return card
+
+
+def format_list() -> list[Format]:
+    return sorted(load_formats(catalogue_get()).values(), key=lambda fmt: fmt.key)
+
+
+def prebuilt_list() -> list[dict[str, Any]]:
+    """The pre-built decks, each with its legality in every format and its text."""
+    return [_describe_prebuilt(deck) for deck in load_prebuilt(catalogue_get())]
+
+
+def prebuilt_get(*, deck_id: str) -> dict[str, Any]:
+    for deck in load_prebuilt(catalogue_get()):
+        if deck.id == deck_id:
+            return _describe_prebuilt(deck)
+    raise NotFound(f"no pre-built deck {deck_id!r}", code="prebuilt/not_found")
+
+
+def _describe_prebuilt(deck: PrebuiltDeck) -> dict[str, Any]:
+    catalogue = catalogue_get()
+    return {
+        "id": deck.id,
+        "name": deck.name,
+        "description": deck.description,
+        "gunslinger": deck.gunslinger,
+        "cards": list(deck.cards),
+        "legal_in": {
+            fmt.key: check_deck(catalogue, fmt, deck.gunslinger, deck.cards).legal for fmt in format_list()
+        },
+        "text": deck_to_text(catalogue, deck.gunslinger, deck.cards, title=deck.name),
+    }
