@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from api import decks, views
+from api import decks, ladders, views
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
@@ -13,6 +13,7 @@ router.register("ragnguns/formats", decks.RagnGunsFormatViewSet, basename="ragng
 router.register("ragnguns/prebuilt", decks.RagnGunsPrebuiltViewSet, basename="ragnguns-prebuilt")
 router.register("ragnguns/deck-checks", decks.RagnGunsDeckCheckViewSet, basename="ragnguns-deck-check")
 router.register("decks", decks.DeckViewSet, basename="deck")
+router.register("ladders", ladders.LadderViewSet, basename="ladder")
 
 urlpatterns = [
     path("", include(router.urls)),

@@ -132,6 +132,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Static entries (beat copies them into its database schedule); each ladder adds its own round entry.
+CELERY_BEAT_SCHEDULE = {
+    "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
+}
 CELERY_TIMEZONE = "UTC"
 
 # --- auth, i18n, static -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from ratings.services import ladders_ensure_for_games
 from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 
 
@@ -35,7 +36,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, host: str, port: int, no_demo: bool, **options):
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write("Database migrated.")
+        ladders = ladders_ensure_for_games()
+        self.stdout.write(f"Database migrated; {len(ladders)} open bot ladder(s) scheduled.")
         python = sys.executable
         processes = {
             "worker": [python, "-m", "celery", "-A", "snakepit", "worker", "--loglevel=WARNING", "--concurrency=2"],
@@ -62,6 +64,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"\nSnakepit is running at http://{host}:{port}/")
             + f"  (database: {database}, broker: {broker})\n"
             + "\n".join(lines)
+            + f"\n  Ladders: http://{host}:{port}/api/ladders/ (bots play a round every minute)"
             + f"\n  API docs: http://{host}:{port}/api/docs/   Logs: {log_dir}/   Stop with Ctrl-C.\n"
         )
         signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))

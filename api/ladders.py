@@ -1,0 +1,205 @@
+"""Ladders, leaderboards and rating histories: thin views over ratings.services and ratings.selectors."""
+
+from __future__ import annotations
+
+import django_filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from api.serializers import MatchSerializer
+from ratings import selectors, services, skill
+from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
+from snakepit.errors import Forbidden, NotFound
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    entries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Ladder
+        fields = [
+            "slug", "name", "game", "options", "seats_per_match", "rating_model", "entry_policy", "season",
+            "season_started_at", "season_ends_at", "carry_over", "round_interval_minutes",
+            "move_deadline_seconds", "match_deadline_seconds", "is_active", "entries", "created_at",
+        ]
+
+    def get_entries(self, ladder: Ladder) -> int:
+        return ladder.entries.filter(left_at__isnull=True).count()
+
+
+class LadderCreateSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    name = serializers.CharField(max_length=100)
+    slug = serializers.SlugField(required=False)
+    options = serializers.DictField(required=False, default=dict)
+    seats_per_match = serializers.IntegerField(required=False, min_value=2)
+    rating_model = serializers.ChoiceField(choices=list(skill.MODELS), default="plackett_luce")
+    entry_policy = serializers.ChoiceField(choices=Ladder.Entry.values, default=Ladder.Entry.USERS_AND_BOTS)
+    round_interval_minutes = serializers.IntegerField(required=False, default=10, min_value=1)
+
+
+class JoinSerializer(serializers.Serializer):
+    bot = serializers.CharField(required=False, help_text="Enter one of the game's built-in bots instead of yourself.")
+    deck = serializers.CharField(required=False, help_text="Rag'n'Guns: the share id of your legal saved deck.")
+
+
+class EntrySerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    entry = serializers.IntegerField()
+    competitor = serializers.CharField()
+    user = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    active = serializers.BooleanField()
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    match = serializers.IntegerField(source="rated_match.match_id")
+    season = serializers.IntegerField(source="rated_match.season")
+    rated_at = serializers.DateTimeField(source="rated_match.rated_at")
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match", "season", "rated_at", "rank", "mu_before", "sigma_before", "ordinal_before",
+            "mu_after", "sigma_after", "ordinal_after",
+        ]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LadderSeason
+        fields = ["number", "started_at", "ended_at", "standings"]
+
+
+class LadderFilter(django_filters.FilterSet):
+    game = django_filters.CharFilter()
+    is_active = django_filters.BooleanFilter()
+
+    class Meta:
+        model = Ladder
+        fields = ["game", "is_active"]
+
+
+def _may_manage(user, ladder: Ladder) -> bool:
+    return user.is_staff or (ladder.created_by_id is not None and ladder.created_by_id == user.pk)
+
+
+class LadderViewSet(viewsets.GenericViewSet):
+    """Ladders: bots and people play continuously; every finished match is rated once."""
+
+    lookup_field = "slug"
+    filterset_class = LadderFilter
+    queryset = Ladder.objects.all()
+    serializer_class = LadderSerializer
+
+    def get_serializer_class(self):
+        return {"create": LadderCreateSerializer, "join": JoinSerializer}.get(self.action, LadderSerializer)
+
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(LadderSerializer(page, many=True).data)
+
+    def retrieve(self, request, slug=None):
+        return Response(LadderSerializer(services.ladder_get(slug=slug)).data)
+
+    @extend_schema(request=LadderCreateSerializer, responses={201: LadderSerializer})
+    def create(self, request):
+        body = LadderCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        ladder = services.ladder_create(game_key=data.pop("game"), created_by=request.user, **data)
+        return Response(LadderSerializer(ladder).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=JoinSerializer, responses={201: EntrySerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def join(self, request, slug=None):
+        """Enter yourself, or (as the ladder's organiser) one of the game's bots."""
+        ladder = services.ladder_get(slug=slug)
+        body = JoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        bot = body.validated_data.get("bot", "")
+        if bot and not _may_manage(request.user, ladder):
+            raise Forbidden("only the ladder's organiser enters bots", code="ladder/not_organiser")
+        deck_version = None
+        if "deck" in body.validated_data:
+            from tournaments.decks import deck_version_for_entry, deck_version_freeze
+
+            deck_version = deck_version_freeze(
+                deck_version=deck_version_for_entry(share_id=body.validated_data["deck"], user=request.user),
+                purpose=f"ladder {ladder.slug}",
+            )
+        entry = services.ladder_join(
+            ladder=ladder, user=None if bot else request.user, bot=bot, deck_version=deck_version
+        )
+        row = next(row for row in selectors.leaderboard(ladder=ladder) if row["entry"] == entry.pk)
+        return Response(EntrySerializer(row).data, status=status.HTTP_201_CREATED)
+
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def leave(self, request, slug=None):
+        """Leave the ladder; your rating and history stay, and come back if you rejoin."""
+        services.ladder_leave(ladder=services.ladder_get(slug=slug), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses=EntrySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def leaderboard(self, request, slug=None):
+        """Ordered by the conservative ordinal (mu - 3 sigma); `provisional` marks unsettled ratings."""
+        ladder = services.ladder_get(slug=slug)
+        rows = selectors.leaderboard(ladder=ladder, include_left=request.query_params.get("include_left") == "true")
+        return Response(EntrySerializer(rows, many=True).data)
+
+    @extend_schema(responses=RatingChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)/history")
+    def history(self, request, slug=None, entry_id=None):
+        """One competitor's rating before and after each of its rated matches, newest first."""
+        ladder = services.ladder_get(slug=slug)
+        entry = LadderEntry.objects.filter(ladder=ladder, pk=entry_id).first()
+        if entry is None:
+            raise NotFound(f"no entry {entry_id} on {slug}", code="entry/not_found")
+        page = self.paginate_queryset(selectors.entry_history(entry=entry))
+        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)
+
+    @extend_schema(responses=MatchSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def matches(self, request, slug=None):
+        """The ladder's matches, newest first; `?status=running|finished`."""
+        ladder = services.ladder_get(slug=slug)
+        queryset = selectors.ladder_matches(ladder=ladder)
+        if request.query_params.get("status"):
+            queryset = queryset.filter(match__status=request.query_params["status"])
+        page = self.paginate_queryset([ladder_match.match for ladder_match in queryset])
+        return self.get_paginated_response(MatchSerializer(page, many=True).data)
+
+    @extend_schema(responses=SeasonSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def seasons(self, request, slug=None):
+        """The archive of closed seasons and their final leaderboards."""
+        ladder = services.ladder_get(slug=slug)
+        return Response(SeasonSerializer(ladder.seasons.all(), many=True).data)
+
+    @action(detail=True, methods=["post"], url_path="seasons/close", permission_classes=[permissions.IsAuthenticated])
+    def close_season(self, request, slug=None):
+        ladder = services.ladder_get(slug=slug)
+        if not _may_manage(request.user, ladder):
+            raise Forbidden("only the ladder's organiser closes a season", code="ladder/not_organiser")
+        archived = services.ladder_season_close(ladder_id=ladder.pk)
+        return Response(SeasonSerializer(archived).data, status=status.HTTP_201_CREATED)
+
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def rounds(self, request, slug=None):
+        """Pair and start a round now, without waiting for the schedule (organisers)."""
+        ladder = services.ladder_get(slug=slug)
+        if not _may_manage(request.user, ladder):
+            raise Forbidden("only the ladder's organiser starts rounds", code="ladder/not_organiser")
+        result = services.ladder_round_create(ladder_id=ladder.pk)
+        return Response(
+            {"round": result.round.number if result.round else None, "matches": [match.pk for match in result.matches]},
+            status=status.HTTP_201_CREATED,
+        )

@@ -1,0 +1,165 @@
+"""Ladders and ratings.
+
+A `Ladder` runs one game continuously: its `LadderEntry`s (users or built-in bots) are paired each
+`LadderRound`, the matches are ordinary matches of the event store, and each finished match is
+rated exactly once: the `RatedMatch` row (one per match, a unique key) is written in the same
+transaction as the `RatingChange`s it causes. An entry's current mu and sigma are a projection of its
+history, which `manage.py rebuild_ratings` recomputes from the finished matches.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Match
+
+
+class Ladder(models.Model):
+    class Entry(models.TextChoices):
+        USERS_AND_BOTS = "users_and_bots"
+        USERS = "users"
+        BOTS = "bots"
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=40, db_index=True)
+    options = models.JSONField(default=dict, help_text="Resolved rule options every ladder match uses.")
+    seats_per_match = models.PositiveSmallIntegerField()
+    rating_model = models.CharField(max_length=40, default="plackett_luce")
+    entry_policy = models.CharField(max_length=20, choices=Entry.choices, default=Entry.USERS_AND_BOTS)
+    season = models.PositiveIntegerField(default=1)
+    season_started_at = models.DateTimeField(auto_now_add=True)
+    season_ends_at = models.DateTimeField(null=True, blank=True)
+    carry_over = models.BooleanField(
+        default=False, help_text="At a new season, keep ratings (True) or start everyone afresh (False)."
+    )
+    round_interval_minutes = models.PositiveIntegerField(default=10)
+    move_deadline_seconds = models.PositiveIntegerField(
+        default=300, help_text="A seat that has not acted this long after its turn began forfeits."
+    )
+    match_deadline_seconds = models.PositiveIntegerField(
+        default=3600, help_text="A match still running this long after it began is ended by forfeit."
+    )
+    is_active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LadderEntry(models.Model):
+    """One competitor on one ladder, with its current rating. A person enters once; a built-in bot may
+    enter several times, each entry rated on its own (instances of one strategy calibrate the field)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ladder_entries"
+    )
+    bot = models.CharField(max_length=40, blank=True, default="")
+    deck_version = models.ForeignKey(
+        "tournaments.DeckVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="Rag'n'Guns: the frozen deck this entry plays.",
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True)
+    games = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-ordinal", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
+                name="ladder_entry_user_xor_bot",
+            ),
+            models.UniqueConstraint(
+                fields=["ladder", "user"], condition=Q(user__isnull=False), name="ladder_entry_one_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label} on {self.ladder}"
+
+    @property
+    def label(self) -> str:
+        return self.user.get_username() if self.user_id else f"bot:{self.bot}#{self.pk}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.left_at is None
+
+
+class LadderRound(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rounds")
+    season = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()
+    explanation = models.JSONField(default=dict, help_text="How matchmaking formed the pods, and who sat out why.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ladder", "-season", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "season", "number"], name="ladder_round_unique_number")
+        ]
+
+
+class LadderMatch(models.Model):
+    """A match played for a ladder round; `entries` are in seat order."""
+
+    round = models.ForeignKey(LadderRound, on_delete=models.CASCADE, related_name="matches")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="ladder_match")
+    entries = models.JSONField(help_text="LadderEntry ids by seat index.")
+
+
+class RatedMatch(models.Model):
+    """The proof a match's result was applied: one row per match, ever."""
+
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="rating")
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rated_matches")
+    season = models.PositiveIntegerField()
+    rated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+
+class RatingChange(models.Model):
+    rated_match = models.ForeignKey(RatedMatch, on_delete=models.CASCADE, related_name="changes")
+    entry = models.ForeignKey(LadderEntry, on_delete=models.CASCADE, related_name="history")
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    ordinal_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    ordinal_after = models.FloatField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["rated_match", "entry"], name="rating_change_once_per_entry")
+        ]
+
+
+class LadderSeason(models.Model):
+    """A closed season: its dates and its final leaderboard, kept for the archive."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    standings = models.JSONField()
+
+    class Meta:
+        ordering = ["ladder", "-number"]
+        constraints = [models.UniqueConstraint(fields=["ladder", "number"], name="ladder_season_unique_number")]

@@ -1,0 +1,113 @@
+"""Reads for ladders: leaderboards, histories, and the proof that live ratings equal a rebuild."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import QuerySet
+
+from ratings import skill
+from ratings.models import Ladder, LadderEntry, LadderMatch, RatedMatch, RatingChange
+
+TOLERANCE = 1e-9
+
+
+def leaderboard(*, ladder: Ladder, include_left: bool = False) -> list[dict]:
+    entries = ladder.entries.select_related("user").order_by("-ordinal", "pk")
+    if not include_left:
+        entries = entries.filter(left_at__isnull=True)
+    rows = []
+    for position, entry in enumerate(entries, start=1):
+        rating = skill.Skill(entry.mu, entry.sigma)
+        rows.append(
+            {
+                "position": position,
+                "entry": entry.pk,
+                "competitor": entry.label,
+                "user": entry.user.get_username() if entry.user_id else None,
+                "bot": entry.bot or None,
+                "mu": entry.mu,
+                "sigma": entry.sigma,
+                "ordinal": entry.ordinal,
+                "games": entry.games,
+                "provisional": skill.is_provisional(rating, entry.games),
+                "active": entry.is_active,
+            }
+        )
+    return rows
+
+
+def entry_history(*, entry: LadderEntry) -> QuerySet[RatingChange]:
+    return entry.history.select_related("rated_match").order_by("-rated_match_id")
+
+
+def ladder_matches(*, ladder: Ladder) -> QuerySet[LadderMatch]:
+    return LadderMatch.objects.filter(round__ladder=ladder).select_related("match", "round").order_by("-pk")
+
+
+@dataclass
+class RebuildReport:
+    ladders: int = 0
+    matches_rated: int = 0
+    unrated_matches: list[int] = field(default_factory=list)
+    disagreements: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.disagreements and not self.unrated_matches
+
+
+def ratings_rebuild(*, ladder: Ladder | None = None) -> RebuildReport:
+    """Recompute every rating from the finished matches in the order they were rated and compare
+    with what is stored, change by change and entry by entry. Writes nothing."""
+    report = RebuildReport()
+    for current in [ladder] if ladder else Ladder.objects.order_by("pk"):
+        report.ladders += 1
+        _rebuild_ladder(current, report)
+    return report
+
+
+def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
+    initial = skill.Skill.initial(ladder.rating_model)
+    ratings: dict[int, skill.Skill] = {}
+    games: dict[int, int] = {}
+    season = None
+    stored_changes = {
+        (change.rated_match_id, change.entry_id): change
+        for change in RatingChange.objects.filter(rated_match__ladder=ladder)
+    }
+    for rated in RatedMatch.objects.filter(ladder=ladder).select_related("match", "match__ladder_match").order_by("pk"):
+        if season is not None and rated.season != season and not ladder.carry_over:
+            ratings.clear()
+            games.clear()
+        season = rated.season
+        seated = rated.match.ladder_match.entries
+        ranks = rated.match.outcome["ranks"]
+        before = [ratings.get(entry_id, initial) for entry_id in seated]
+        after = skill.rate(ladder.rating_model, before, ranks)
+        for entry_id, new in zip(seated, after):
+            ratings[entry_id] = new
+            games[entry_id] = games.get(entry_id, 0) + 1
+            stored = stored_changes.get((rated.pk, entry_id))
+            if stored is None or abs(stored.mu_after - new.mu) > TOLERANCE or abs(stored.sigma_after - new.sigma) > TOLERANCE:
+                report.disagreements.append(f"{ladder.slug}: match {rated.match_id}, entry {entry_id}: history differs")
+        report.matches_rated += 1
+    if season is not None and season != ladder.season and not ladder.carry_over:
+        ratings.clear()
+        games.clear()
+    for entry in ladder.entries.all():
+        expected = ratings.get(entry.pk, initial)
+        if (
+            abs(entry.mu - expected.mu) > TOLERANCE
+            or abs(entry.sigma - expected.sigma) > TOLERANCE
+            or entry.games != games.get(entry.pk, 0)
+        ):
+            report.disagreements.append(
+                f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, sigma {entry.sigma:.6f}, "
+                f"{entry.games} games; the rebuild gives {expected.mu:.6f}, {expected.sigma:.6f}, {games.get(entry.pk, 0)}"
+            )
+    report.unrated_matches.extend(
+        LadderMatch.objects.filter(round__ladder=ladder, match__status="finished", match__rating__isnull=True)
+        .order_by("pk")
+        .values_list("match_id", flat=True)
+    )
