@@ -11,7 +11,8 @@ from rest_framework.response import Response
 from api.serializers import MatchSerializer
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
-from snakepit.errors import Forbidden, NotFound
+from engines.registry import get_game
+from snakepit.errors import Forbidden, NotFound, Rejected
 
 
 class LadderSerializer(serializers.ModelSerializer):
@@ -21,7 +22,7 @@ class LadderSerializer(serializers.ModelSerializer):
         model = Ladder
         fields = [
             "slug", "name", "game", "options", "seats_per_match", "rating_model", "entry_policy", "season",
-            "season_started_at", "season_ends_at", "carry_over", "round_interval_minutes",
+            "season_started_at", "season_ends_at", "carry_over", "round_interval_seconds",
             "move_deadline_seconds", "match_deadline_seconds", "is_active", "entries", "created_at",
         ]
 
@@ -37,7 +38,7 @@ class LadderCreateSerializer(serializers.Serializer):
     seats_per_match = serializers.IntegerField(required=False, min_value=2)
     rating_model = serializers.ChoiceField(choices=list(skill.MODELS), default="plackett_luce")
     entry_policy = serializers.ChoiceField(choices=Ladder.Entry.values, default=Ladder.Entry.USERS_AND_BOTS)
-    round_interval_minutes = serializers.IntegerField(required=False, default=10, min_value=1)
+    round_interval_seconds = serializers.IntegerField(required=False, default=600, min_value=5)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -128,6 +129,8 @@ class LadderViewSet(viewsets.GenericViewSet):
         if bot and not _may_manage(request.user, ladder):
             raise Forbidden("only the ladder's organiser enters bots", code="ladder/not_organiser")
         deck_version = None
+        if "deck" in body.validated_data and not get_game(ladder.game).spec.needs_deck:
+            raise Rejected(f"{ladder.game} is played without decks", code="entry/deck_not_needed")
         if "deck" in body.validated_data:
             from tournaments.decks import deck_version_for_entry, deck_version_freeze
 

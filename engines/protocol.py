@@ -81,6 +81,7 @@ class GameSpec:
     has_chance: bool = True
     has_hidden_information: bool = False
     has_simultaneous_moves: bool = False
+    needs_deck: bool = False  # each seat brings a deck checked before the match (Rag'n'Guns)
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, every value checked; unknown names are an error, not ignored."""
@@ -108,6 +109,7 @@ class GameSpec:
             "has_chance": self.has_chance,
             "has_hidden_information": self.has_hidden_information,
             "has_simultaneous_moves": self.has_simultaneous_moves,
+            "needs_deck": self.needs_deck,
             "options": [option.describe() for option in self.options],
         }
 

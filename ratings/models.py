@@ -35,7 +35,7 @@ class Ladder(models.Model):
     carry_over = models.BooleanField(
         default=False, help_text="At a new season, keep ratings (True) or start everyone afresh (False)."
     )
-    round_interval_minutes = models.PositiveIntegerField(default=10)
+    round_interval_seconds = models.PositiveIntegerField(default=600)
     move_deadline_seconds = models.PositiveIntegerField(
         default=300, help_text="A seat that has not acted this long after its turn began forfeits."
     )

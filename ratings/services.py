@@ -52,7 +52,7 @@ def ladder_create(
     seats_per_match: int | None = None,
     rating_model: str = "plackett_luce",
     entry_policy: str = Ladder.Entry.USERS_AND_BOTS,
-    round_interval_minutes: int = 10,
+    round_interval_seconds: int = 600,
     created_by=None,
 ) -> Ladder:
     try:
@@ -71,7 +71,7 @@ def ladder_create(
         raise Conflict(f"a ladder {slug!r} exists already", code="ladder/slug_taken")
     ladder = Ladder.objects.create(
         slug=slug, name=name, game=game.spec.key, options=resolved, seats_per_match=seats,
-        rating_model=rating_model, entry_policy=entry_policy, round_interval_minutes=round_interval_minutes,
+        rating_model=rating_model, entry_policy=entry_policy, round_interval_seconds=round_interval_seconds,
         created_by=created_by,
     )
     ladder_schedule_sync(ladder)
@@ -82,7 +82,7 @@ def ladder_schedule_sync(ladder: Ladder) -> None:
     """Keep the ladder's beat entry (django-celery-beat) in step with its interval and activity."""
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-    every, _ = IntervalSchedule.objects.get_or_create(every=ladder.round_interval_minutes, period=IntervalSchedule.MINUTES)
+    every, _ = IntervalSchedule.objects.get_or_create(every=ladder.round_interval_seconds, period=IntervalSchedule.SECONDS)
     PeriodicTask.objects.update_or_create(
         name=f"ladder round: {ladder.slug}",
         defaults={
@@ -101,7 +101,7 @@ def ladders_ensure_for_games() -> list[Ladder]:
     for game in all_games():
         slug = f"{game.spec.key}-open"
         ladder = Ladder.objects.filter(slug=slug).first() or ladder_create(
-            game_key=game.spec.key, name=f"{game.spec.name} open ladder", slug=slug, round_interval_minutes=1
+            game_key=game.spec.key, name=f"{game.spec.name} open ladder", slug=slug, round_interval_seconds=60
         )
         for bot in sorted(game.bots()):
             if not ladder.entries.filter(bot=bot).exists():
@@ -119,8 +119,13 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_version=None) 
         raise Forbidden("this ladder is for bots only", code="ladder/bots_only")
     if bot and ladder.entry_policy == Ladder.Entry.USERS:
         raise Forbidden("this ladder is for people only", code="ladder/users_only")
-    if bot and bot not in get_game(ladder.game).bots():
+    game = get_game(ladder.game)
+    if bot and bot not in game.bots():
         raise Rejected(f"{ladder.game} has no bot {bot!r}", code="seat/unknown_bot")
+    if user is not None and game.spec.needs_deck and deck_version is None:
+        raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
+    if deck_version is not None and not game.spec.needs_deck:
+        raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     entry = ladder.entries.filter(user=user).first() if user is not None else None
     if entry is not None:
         if entry.is_active:

@@ -4,6 +4,7 @@ prints them. Figures are printed, never asserted: targets are read by people, no
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from typing import Callable
 
 from engines.playout import playout
@@ -93,4 +94,58 @@ def deck_figures() -> list[tuple[str, float, str]]:
     with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
         through_api = _rate(post_all)
     rows.append(("Rag'n'Guns: deck checks through the API (JSON, in-process)", through_api, "checks/s"))
+    return rows
+
+
+def rating_figures() -> list[tuple[str, float, str]]:
+    from ratings import skill
+
+    rows = []
+    for players in (2, 4):
+        skills = [skill.Skill(25.0 + seat, 8.0 - seat / 2) for seat in range(players)]
+        ranks = list(range(1, players + 1))
+
+        def rate_many() -> int:
+            for _ in range(100):
+                skill.rate(skill.DEFAULT_MODEL, skills, ranks)
+            return 100
+
+        rows.append((f"Rating updates, {players}-player matches (openskill Plackett-Luce)", _rate(rate_many), "matches/s"))
+    return rows
+
+
+def worker_figures(matches: int = 30) -> list[tuple[str, float, str]]:
+    """Rat-Snake bot matches played by real Celery worker processes, through the broker and the
+    configured database (a throwaway copy: see the command)."""
+    import tempfile
+    from pathlib import Path
+
+    from snakepit.processes import celery_process, private_broker
+    from tournaments.models import Match
+    from tournaments.services import SeatSpec, match_create
+    from tournaments.tasks import match_play
+
+    rows = []
+    for workers in (1, 2):
+        created = [
+            match_create(
+                game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
+                options={"passes": 2}, bots_play="caller",
+            ).pk
+            for _ in range(matches)
+        ]
+        with tempfile.TemporaryDirectory() as folder, private_broker(Path(folder)) as env:
+            logs = [Path(folder) / f"worker-{n}.log" for n in range(workers)]
+            with ExitStack() as stack:
+                for log in logs:
+                    stack.enter_context(celery_process("worker", env, log))
+                started = time.perf_counter()
+                for match_id in created:
+                    match_play.delay(match_id)
+                while Match.objects.filter(pk__in=created, status=Match.Status.RUNNING).exists():
+                    if time.perf_counter() - started > 300:
+                        raise RuntimeError(f"workers did not finish {matches} matches in 300 s; see {logs}")
+                    time.sleep(0.05)
+                elapsed = time.perf_counter() - started
+        rows.append((f"Bot matches played by {workers} worker process(es), Rat-Snake duels", matches / elapsed * 60, "matches/min"))
     return rows

@@ -80,26 +80,20 @@ TEMPLATES = [
 
 # --- database -----------------------------------------------------------------------------------
 _default_database_url = "postgres://postgres@127.0.0.1:5432/postgres" if IN_CI else ""
-DATABASE_URL = os.environ.get("DATABASE_URL", _default_database_url)
-if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
-else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "snakepit.sqlite3",
-            "OPTIONS": {
-                # WAL lets the web server, the worker and beat read while one of them writes;
-                # IMMEDIATE takes the write lock at BEGIN so concurrent appends queue instead of failing.
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
-            # A file, not memory: tests that use several connections at once (threads, a worker
-            # process) then see one database, as the real service does.
-            "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
-        }
+DATABASE_URL = os.environ.get("DATABASE_URL", _default_database_url) or f"sqlite:///{VAR_DIR / 'snakepit.sqlite3'}"
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"] = {
+        # WAL lets the web server, the worker and beat read while one of them writes;
+        # IMMEDIATE takes the write lock at BEGIN so concurrent appends queue instead of failing.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
     }
+    # A file, not memory: tests that use several connections at once (threads, a worker process)
+    # then see one database, as the real service does.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and broker ---------------------------------------------------------------------------
@@ -111,7 +105,7 @@ else:
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_dir = VAR_DIR / "broker"
+    _broker_dir = Path(os.environ.get("SNAKEPIT_BROKER_DIR", VAR_DIR / "broker"))
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -122,9 +116,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 else:
-    # A task whose worker died is handed to another worker after visibility_timeout; an hour (the
-    # default) would leave a bot match hanging that long. The per-match lock makes a late duplicate harmless.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300"))}
+    # A task whose worker died is handed to another worker once visibility_timeout has passed and a
+    # restore sweep runs. Kombu's defaults (an hour; a sweep every 10 s x 10) would leave a bot match
+    # hanging that long; these resume it within about five minutes. A task that outlives the timeout
+    # may run twice at once: the per-match lock and appends at the log's head make that harmless.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "300")),
+        "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+        "unacked_restore_throttle": 1,
+    }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -135,6 +135,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Static entries (beat copies them into its database schedule); each ladder adds its own round entry.
 CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
+    "matches-resume-stalled": {"task": "tournaments.tasks.matches_resume_stalled", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 
@@ -183,6 +184,10 @@ SPECTACULAR_SETTINGS = {
 # How many events one request may append on its own (chance and bot moves after a human action):
 # a guard against an engine that never hands the turn back, not a game rule.
 SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"))
+# Events a worker appends per transaction while playing chance and bots.
+SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
+# A match whose chance or bot move is this many seconds overdue is handed to a worker again.
+SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
 
 LOGGING = {
     "version": 1,

@@ -13,11 +13,13 @@ import hmac
 import random
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, Iterable, Literal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from engines.chance import draw, seed_commitment
@@ -188,13 +190,14 @@ def _acting_seat(match: Match, user, requested: int | None) -> int:
     return held[0]
 
 
-def match_advance(*, match_id: int, chunk: int = 200) -> int:
+def match_advance(*, match_id: int, chunk: int | None = None) -> int:
     """Let chance and bots play until a person must decide or the match ends; returns events added.
 
     Each chunk of events is its own transaction under the match lock, so a worker killed mid-match
     leaves a consistent, committed prefix of the log that the next run simply continues; a second
     copy of the same task waits for the lock and then finds nothing (or less) left to do.
     """
+    chunk = chunk or settings.SNAKEPIT_ADVANCE_CHUNK
     total = 0
     while True:
         with transaction.atomic():
@@ -339,3 +342,33 @@ def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]
         else:
             raise Rejected(f'seat {index}: give exactly one of "user" or "bot"', code="seat/invalid")
     return specs
+
+
+def matches_resume_stalled(*, stalled_after: timedelta | None = None, now=None) -> list[int]:
+    """Hand every running match whose chance or bot move is overdue to a worker again.
+
+    The safety net under broker redelivery: a worker killed mid-match leaves a committed prefix of
+    the log, and whether or not the broker redelivers its task (Redis does after its visibility
+    timeout; the filesystem broker never does), this finds the match and queues it once more.
+    A duplicate is harmless: `match_advance` appends only at the log's head, under the match lock.
+    """
+    from tournaments.tasks import match_play
+
+    now = now or timezone.now()
+    if stalled_after is None:
+        stalled_after = timedelta(seconds=settings.SNAKEPIT_STALLED_AFTER_SECONDS)
+    cutoff = now - stalled_after
+    candidates = (
+        Match.objects.filter(status=Match.Status.RUNNING)
+        .annotate(last_event_at=Max("events__created_at"))
+        .filter(Q(last_event_at__lte=cutoff) | Q(last_event_at__isnull=True, created_at__lte=cutoff))
+        .prefetch_related("seats")
+    )
+    resumed = []
+    for match in candidates:
+        bot_seats = {seat.index for seat in match.seats.all() if seat.bot}
+        decision = get_game(match.game).decision(match_snapshot(match).state)
+        if decision.kind == "chance" or decision.seats & bot_seats:
+            match_play.delay(match.pk)
+            resumed.append(match.pk)
+    return resumed

@@ -58,6 +58,8 @@ def test_people_join_and_leave_and_only_organisers_manage(users, client_for):
     assert bob.post("/api/ladders/open/leave/", {}, format="json").status_code == 204
     gone = bob.post("/api/ladders/open/leave/", {}, format="json")
     assert (gone.status_code, gone.json()["code"]) == (409, "entry/not_joined")
+    deckless = client_for(users["carol"]).post("/api/ladders/open/join/", {"deck": "abc123"}, format="json")
+    assert (deckless.status_code, deckless.json()["code"]) == (422, "entry/deck_not_needed")
     missing = bob.get("/api/ladders/nowhere/leaderboard/")
     assert (missing.status_code, missing.json()["code"]) == (404, "ladder/not_found")
     bad = client_for(users["alice"]).post("/api/ladders/", {"game": "rat-snake", "name": "x", "seats_per_match": 9}, format="json")

@@ -59,9 +59,9 @@ def test_every_registered_game_gets_an_open_ladder_with_its_bots(db):
 def test_a_ladder_is_scheduled_in_beat(db):
     from django_celery_beat.models import PeriodicTask
 
-    ladder = bot_ladder(round_interval_minutes=7)
+    ladder = bot_ladder(round_interval_seconds=420)
     task = PeriodicTask.objects.get(name="ladder round: rs")
-    assert task.task == "ratings.tasks.ladder_play_round" and task.interval.every == 7 and task.enabled
+    assert task.task == "ratings.tasks.ladder_play_round" and task.interval.every == 420 and task.enabled
     assert f'"ladder_id": {ladder.pk}' in task.kwargs
 
 

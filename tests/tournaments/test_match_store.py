@@ -294,3 +294,23 @@ def test_concurrent_appends_with_the_same_seq_one_wins_one_conflicts(django_user
         thread.join()
     assert sorted(outcomes) == ["match/stale_seq", "written"]
     assert match.events.filter(idempotency_key__in=["first", "second"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(users, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.match_play, "delay", queued.append)
+    stalled = services.match_create(
+        seed=SEED, game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="heuristic")], bots_play="caller"
+    )
+    waiting_for_people = human_match(users, "alice", "bob")
+    assert services.matches_resume_stalled() == []  # nothing is overdue yet
+    later = timezone.now() + timedelta(minutes=10)
+    assert services.matches_resume_stalled(now=later) == [stalled.pk]
+    assert queued == [stalled.pk] and waiting_for_people.pk not in queued

@@ -18,7 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, seconds: float, skip_store: bool, **_):
         bench.BENCH_SECONDS = seconds
-        sections = [("engines", bench.engine_figures), ("decks", bench.deck_figures)]
+        sections = [("engines", bench.engine_figures), ("decks", bench.deck_figures), ("ratings", bench.rating_figures)]
         if not skip_store:
             sections.append(("store", self._store_figures))
         rows = []
@@ -35,7 +35,7 @@ class Command(BaseCommand):
         old_name = connection.settings_dict["NAME"]
         connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         try:
-            return bench.store_figures()
+            return bench.store_figures() + bench.worker_figures()
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
 

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.services import ladders_ensure_for_games
+from snakepit.processes import celery_command
 from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 
 
@@ -38,11 +39,10 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         ladders = ladders_ensure_for_games()
         self.stdout.write(f"Database migrated; {len(ladders)} open bot ladder(s) scheduled.")
-        python = sys.executable
         processes = {
-            "worker": [python, "-m", "celery", "-A", "snakepit", "worker", "--loglevel=WARNING", "--concurrency=2"],
-            "beat": [python, "-m", "celery", "-A", "snakepit", "beat", "--loglevel=WARNING"],
-            "web": [python, "manage.py", "runserver", "--noreload", f"{host}:{port}"],
+            "worker": celery_command("worker", "--loglevel=WARNING", "--concurrency=2"),
+            "beat": celery_command("beat", "--loglevel=WARNING"),
+            "web": [sys.executable, "manage.py", "runserver", "--noreload", f"{host}:{port}"],
         }
         log_dir = settings.VAR_DIR / "log"
         log_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,74 @@
+"""Ladders with real Celery processes: a worker killed mid-match loses nothing, and beat-scheduled
+rounds are played and rated unattended. Under CI=true the broker is the real Redis, and the killed
+worker's task comes back by Redis redelivery; on the filesystem broker (which cannot redeliver) the
+stalled-match sweep brings it back."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+
+from ratings import selectors, services
+from ratings.models import RatedMatch, RatingChange
+from snakepit.processes import celery_process, private_broker, stop
+from tests.workers import wait_until
+from tournaments.models import Match
+from tournaments.selectors import match_verify
+from tournaments.services import matches_resume_stalled
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_worker_killed_mid_match_leaves_a_log_the_next_worker_finishes_and_rates_once(tmp_path):
+    ladder = services.ladder_create(
+        game_key="rat-snake", name="Long", slug="long", seats_per_match=6,
+        options={"passes": 6, "starting_purse": 5000, "side_bets": True},
+    )
+    for _ in range(6):
+        services.ladder_join(ladder=ladder, bot="random")
+    log = tmp_path / "worker.log"
+    with private_broker(tmp_path) as env:
+        env["SNAKEPIT_ADVANCE_CHUNK"] = "1"  # one committed event per transaction: a kill lands mid-match
+        with celery_process("worker", env, log) as first:
+            match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(7)).matches[0]
+            wait_until(lambda: match.events.count() >= 40, timeout=60, what="the first worker to play", log=log)
+            stop(first)
+        written = match.events.count()
+        match.refresh_from_db()
+        assert match.status == Match.Status.RUNNING, "the match must still be unfinished when its worker dies"
+        with celery_process("worker", env, log):
+            if settings.CELERY_BROKER_URL.startswith("filesystem://"):
+                assert matches_resume_stalled(stalled_after=timedelta(0)) == [match.pk]
+            wait_until(
+                lambda: RatedMatch.objects.filter(match=match).exists(), timeout=120,
+                what="the second worker to finish and rate the match", log=log,
+            )
+    match.refresh_from_db()
+    total = match.events.count()
+    assert match.is_finished and total > written
+    assert list(match.events.order_by("seq").values_list("seq", flat=True)) == list(range(1, total + 1))
+    assert match_verify(match).verified
+    assert RatedMatch.objects.filter(match=match).count() == 1
+    assert RatingChange.objects.filter(rated_match__match=match).count() == 6
+    assert sorted(ladder.entries.values_list("games", flat=True)) == [1] * 6
+
+
+def test_beat_schedules_rounds_that_a_worker_plays_and_rates(tmp_path):
+    ladder = services.ladder_create(
+        game_key="rat-snake", name="Quick", slug="quick", options={"passes": 1}, round_interval_seconds=2
+    )
+    for bot in ("random", "heuristic"):
+        services.ladder_join(ladder=ladder, bot=bot)
+    log = tmp_path / "celery.log"
+    with private_broker(tmp_path) as env:
+        with celery_process("worker", env, log), celery_process("beat", env, tmp_path / "beat.log"):
+            wait_until(
+                lambda: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=120,
+                what="two scheduled rounds to be played and rated", log=log,
+            )
+    board = selectors.leaderboard(ladder=ladder)
+    assert all(row["games"] >= 2 for row in board)
+    assert selectors.ratings_rebuild(ladder=ladder).ok
