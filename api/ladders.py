@@ -206,3 +206,38 @@ class LadderViewSet(viewsets.GenericViewSet):
             {"round": result.round.number if result.round else None, "matches": [match.pk for match in result.matches]},
             status=status.HTTP_201_CREATED,
         )
+
+
+class LadderEntryFilter(django_filters.FilterSet):
+    game = django_filters.CharFilter(field_name="ladder__game")
+    ladder = django_filters.CharFilter(field_name="ladder__slug")
+    user = django_filters.CharFilter(field_name="user__username")
+    bot = django_filters.CharFilter()
+    active = django_filters.BooleanFilter(field_name="left_at", lookup_expr="isnull")
+
+    class Meta:
+        model = LadderEntry
+        fields = ["game", "ladder", "user", "bot", "active"]
+
+
+class LadderEntryRowSerializer(serializers.ModelSerializer):
+    ladder = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game = serializers.CharField(source="ladder.game", read_only=True)
+    competitor = serializers.CharField(source="label", read_only=True)
+    provisional = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LadderEntry
+        fields = ["id", "ladder", "game", "competitor", "mu", "sigma", "ordinal", "games", "provisional", "joined_at", "left_at"]
+
+    def get_provisional(self, entry: LadderEntry) -> bool:
+        return skill.is_provisional(skill.Skill(entry.mu, entry.sigma), entry.games)
+
+
+class LadderEntryViewSet(viewsets.ReadOnlyModelViewSet):
+    """Ratings across ladders, best ordinal first: filter by game, ladder, user or bot."""
+
+    queryset = LadderEntry.objects.select_related("ladder", "user").order_by("-ordinal", "pk")
+    serializer_class = LadderEntryRowSerializer
+    filterset_class = LadderEntryFilter
+    permission_classes = [permissions.AllowAny]

@@ -14,6 +14,7 @@ router.register("ragnguns/prebuilt", decks.RagnGunsPrebuiltViewSet, basename="ra
 router.register("ragnguns/deck-checks", decks.RagnGunsDeckCheckViewSet, basename="ragnguns-deck-check")
 router.register("decks", decks.DeckViewSet, basename="deck")
 router.register("ladders", ladders.LadderViewSet, basename="ladder")
+router.register("ladder-entries", ladders.LadderEntryViewSet, basename="ladder-entry")
 
 urlpatterns = [
     path("", include(router.urls)),

@@ -16,14 +16,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
-from engines.errors import EngineError
 from engines.registry import all_games, get_game
 from ratings import matchmaking, skill
 from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound, LadderSeason, RatedMatch, RatingChange
 from snakepit.errors import Conflict, Forbidden, NotFound, Rejected
 from tournaments.models import Match, MatchEvent
 from tournaments.selectors import match_game, match_snapshot
-from tournaments.services import SeatSpec, match_create, match_forfeit
+from tournaments.services import SeatSpec, game_setup, match_create, match_forfeit
 
 
 def _initial(ladder: Ladder) -> skill.Skill:
@@ -55,13 +54,7 @@ def ladder_create(
     round_interval_seconds: int = 600,
     created_by=None,
 ) -> Ladder:
-    try:
-        game = get_game(game_key)
-        resolved = game.spec.resolve_options(options)
-        seats = seats_per_match or game.spec.min_players
-        game.spec.check_seat_count(seats)
-    except EngineError as error:
-        raise Rejected(error.detail, code=error.code) from None
+    game, resolved, seats = game_setup(game_key=game_key, options=options, seats=seats_per_match)
     if rating_model not in skill.MODELS:
         raise Rejected(f"rating model is one of {', '.join(skill.MODELS)}", code="ladder/unknown_rating_model")
     if entry_policy not in Ladder.Entry.values:

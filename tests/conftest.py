@@ -64,6 +64,17 @@ def client_for():
     return make
 
 
+@pytest.fixture
+def eager_celery(settings):
+    """Celery tasks run in the calling process (on commit, with django_capture_on_commit_callbacks)."""
+    from snakepit.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _flush_may_empty_the_event_log():
     """Tests on a real transaction (live server, threads) end with a table flush; on SQLite that is a

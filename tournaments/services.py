@@ -61,6 +61,18 @@ def _engine_error(error: EngineError) -> ApplicationError:
     return Rejected(error.detail, code=error.code)
 
 
+def game_setup(*, game_key: str, options: dict[str, Any] | None, seats: int | None) -> tuple[Game, dict[str, Any], int]:
+    """The game, its resolved options and a checked seat count (default: the game's minimum), for
+    anything that will create matches of it: a match, a ladder, a tournament."""
+    try:
+        game = get_game(game_key)
+        seats = seats or game.spec.min_players
+        game.spec.check_seat_count(seats)
+        return game, game.spec.resolve_options(options), seats
+    except EngineError as error:
+        raise _engine_error(error) from None
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -80,12 +92,7 @@ def match_create(
     The resolved options (defaults filled in) are stored, so a later change of a default never
     changes how an existing match replays.
     """
-    try:
-        game = get_game(game_key)
-        game.spec.check_seat_count(len(seats))
-        resolved = game.spec.resolve_options(options)
-    except EngineError as error:
-        raise _engine_error(error) from None
+    game, resolved, _ = game_setup(game_key=game_key, options=options, seats=len(seats))
     bots = game.bots()
     for index, spec in enumerate(seats):
         if (spec.user is None) == (not spec.bot):

@@ -9,16 +9,6 @@ from ratings import services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def eager_celery(settings):
-    from snakepit.celery import app
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
 def test_an_organiser_runs_a_bot_ladder_and_anyone_reads_the_results(
     users, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
@@ -40,6 +30,9 @@ def test_an_organiser_runs_a_bot_ladder_and_anyone_reads_the_results(
     matches = anyone.get("/api/ladders/dens/matches/", {"status": "finished"}).json()
     assert matches["count"] == 2
     assert anyone.get("/api/ladders/", {"game": "rat-snake"}).json()["count"] == 1
+    across = anyone.get("/api/ladder-entries/", {"game": "rat-snake", "ladder": "dens"}).json()
+    assert across["count"] == 2 and across["results"][0]["ordinal"] >= across["results"][1]["ordinal"]
+    assert anyone.get("/api/ladder-entries/", {"game": "rattlebones"}).json()["count"] == 0
     closed = alice.post("/api/ladders/dens/seasons/close/", {}, format="json")
     assert closed.status_code == 201
     assert anyone.get("/api/ladders/dens/seasons/").json()[0]["number"] == 1

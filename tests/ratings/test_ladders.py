@@ -21,16 +21,6 @@ from tournaments.models import Match
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def eager_celery(settings):
-    from snakepit.celery import app
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
 def bot_ladder(slug="rs", seats=2, bots=("random", "heuristic"), **kwargs):
     ladder = services.ladder_create(
         game_key="rat-snake", name=slug, slug=slug, seats_per_match=seats, options={"passes": 1}, **kwargs
