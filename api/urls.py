@@ -3,7 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from api import decks, ladders, views
+from api import decks, ladders, tournaments, views
 
 router = DefaultRouter()
 router.register("games", views.GameViewSet, basename="game")
@@ -15,6 +15,8 @@ router.register("ragnguns/deck-checks", decks.RagnGunsDeckCheckViewSet, basename
 router.register("decks", decks.DeckViewSet, basename="deck")
 router.register("ladders", ladders.LadderViewSet, basename="ladder")
 router.register("ladder-entries", ladders.LadderEntryViewSet, basename="ladder-entry")
+router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
+router.register("tournament-formats", tournaments.TournamentFormatViewSet, basename="tournament-format")
 
 urlpatterns = [
     path("", include(router.urls)),

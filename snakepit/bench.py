@@ -149,3 +149,13 @@ def worker_figures(matches: int = 30) -> list[tuple[str, float, str]]:
                 elapsed = time.perf_counter() - started
         rows.append((f"Bot matches played by {workers} worker process(es), Rat-Snake duels", matches / elapsed * 60, "matches/min"))
     return rows
+
+
+def tournament_figures() -> list[tuple[str, float, str]]:
+    """Swiss pairing of one round after three simulated rounds, and full standings, at scale."""
+    from tournaments.formats.swiss import bench_swiss
+    from tournaments.formats.tiebreaks import bench_standings
+
+    rows = [(f"Swiss pairing, {players:,} players (one round after 3)", bench_swiss(players), "s") for players in (100, 1_000, 10_000)]
+    rows.append(("Standings with all tiebreaks, 10,000 players, 14 rounds", bench_standings(10_000), "s"))
+    return rows

@@ -7,10 +7,20 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI gets the same examples every run (a red CI is reproducible, never a lucky draw) and no timing
+# deadline on a loaded machine; on a laptop hypothesis keeps exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("dev", deadline=None)
 
 
 def _ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def pytest_configure(config):
+    hypothesis_settings.load_profile("ci" if _ci() else "dev")
 
 
 def pytest_sessionstart(session):

@@ -8,5 +8,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from tournaments.event_log_guard import install_on_sqlite
+        from tournaments.signals import match_finished
 
         connection_created.connect(install_on_sqlite, dispatch_uid="snakepit-event-log-guard")
+        match_finished.connect(_record_tournament_game, dispatch_uid="tournaments-record-finished-match")
+
+
+def _record_tournament_game(sender, match_id: int, **kwargs) -> None:
+    from tournaments.tournament_services import tournament_record_match
+
+    tournament_record_match(match_id=match_id)

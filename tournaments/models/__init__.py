@@ -2,5 +2,25 @@
 
 from tournaments.models.deck import Deck, DeckVersion
 from tournaments.models.match import Match, MatchEvent, MatchSeat
+from tournaments.models.tournament import (
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+    TournamentMatch,
+    TournamentStanding,
+    TournamentTable,
+)
 
-__all__ = ["Deck", "DeckVersion", "Match", "MatchEvent", "MatchSeat"]
+__all__ = [
+    "Deck",
+    "DeckVersion",
+    "Match",
+    "MatchEvent",
+    "MatchSeat",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentEvent",
+    "TournamentMatch",
+    "TournamentStanding",
+    "TournamentTable",
+]

@@ -18,7 +18,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, seconds: float, skip_store: bool, **_):
         bench.BENCH_SECONDS = seconds
-        sections = [("engines", bench.engine_figures), ("decks", bench.deck_figures), ("ratings", bench.rating_figures)]
+        sections = [
+            ("engines", bench.engine_figures),
+            ("decks", bench.deck_figures),
+            ("ratings", bench.rating_figures),
+            ("tournaments", bench.tournament_figures),
+        ]
         if not skip_store:
             sections.append(("store", self._store_figures))
         rows = []
@@ -27,7 +32,8 @@ class Command(BaseCommand):
         width = max(len(name) for name, _, _ in rows)
         self.stdout.write(f"\n{'figure':<{width}}  {'value':>12}  unit")
         for name, value, unit in rows:
-            self.stdout.write(f"{name:<{width}}  {value:>12,.0f}  {unit}")
+            shown = f"{value:>12.3f}" if unit == "s" else f"{value:>12,.0f}"
+            self.stdout.write(f"{name:<{width}}  {shown}  {unit}")
 
     def _store_figures(self):
         # The store figures write real matches, so they run in a throwaway test database of the same

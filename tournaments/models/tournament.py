@@ -1,0 +1,155 @@
+"""Tournaments, event-sourced like matches.
+
+A `Tournament` is its set-up (game, format, options, organiser, registration rules) plus an
+append-only log of `TournamentEvent`s: the reducer's kinds (registered, checked in, dropped, started,
+round paired, game recorded, result reported / confirmed / disputed / corrected, finished), whose
+meaning the pure `tournaments.formats.lifecycle` decides, and the service's own facts (registration
+opened, match created). `TournamentEntry`, `TournamentTable`, `TournamentMatch` and
+`TournamentStanding` are projections of the log for querying; `manage.py rebuild_tournaments` proves
+they equal a fresh replay. The database refuses UPDATE and DELETE of tournament events.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models.deck import DeckVersion
+from tournaments.models.match import Match
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft"
+        REGISTRATION = "registration"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    class ResultMode(models.TextChoices):
+        SNAKEPIT = "snakepit", "played on Snakepit"
+        TABLE = "table", "played at a table and reported"
+
+    class Seeding(models.TextChoices):
+        MANUAL = "manual"
+        RANDOM = "random"
+        RATING = "rating"
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=40, db_index=True)
+    options = models.JSONField(default=dict, help_text="Resolved rule options of every match.")
+    format = models.CharField(max_length=30, db_index=True)
+    config = models.JSONField(default=dict, help_text="Resolved format options (see /api/tournament-formats/).")
+    seats_per_match = models.PositiveSmallIntegerField(default=2)
+    result_mode = models.CharField(max_length=10, choices=ResultMode.choices, default=ResultMode.SNAKEPIT)
+    seeding = models.CharField(max_length=10, choices=Seeding.choices, default=Seeding.RANDOM)
+    registration_cap = models.PositiveIntegerField(null=True, blank=True)
+    check_in_required = models.BooleanField(default=False)
+    check_in_opens_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=15, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentEvent(models.Model):
+    """One fact of a tournament, numbered from 1. Never updated, never deleted."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=30)
+    payload = models.JSONField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_event_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="tournament_event_seq_positive"),
+        ]
+
+
+class TournamentEntry(models.Model):
+    """A registration (projection): a user or a built-in bot, with its frozen deck where the game needs one.
+    `player` is the id the tournament log uses for it."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered"
+        CHECKED_IN = "checked_in"
+        DROPPED = "dropped"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.CharField(max_length=20)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries")
+    bot = models.CharField(max_length=40, blank=True, default="")
+    deck_version = models.ForeignKey(DeckVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+
+    class Meta:
+        ordering = ["tournament", "seed", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="tournament_entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["tournament", "user"], condition=Q(user__isnull=False), name="tournament_entry_one_per_user"
+            ),
+        ]
+
+    @property
+    def label(self) -> str:
+        return self.user.get_username() if self.user_id else f"bot:{self.bot}#{self.player}"
+
+
+class TournamentTable(models.Model):
+    """A pairing (projection): one table of one round, its players and its result."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    match_key = models.CharField(max_length=30)
+    round = models.PositiveIntegerField()
+    stage = models.CharField(max_length=20, default="main")
+    players = models.JSONField()
+    best_of = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=12)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "match_key"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "match_key"], name="tournament_table_unique_key")]
+
+
+class TournamentStanding(models.Model):
+    """A standings row (projection), with the numbers behind each tiebreak."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    player = models.CharField(max_length=20)
+    rank = models.PositiveIntegerField()
+    row = models.JSONField()
+
+    class Meta:
+        ordering = ["tournament", "rank", "player"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="tournament_standing_unique_player")]
+
+
+class TournamentMatch(models.Model):
+    """A Snakepit match playing one game of a table (projection of the log's `match_created` events);
+    its outcome comes back to the log as a `game_recorded` event when it finishes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    match_key = models.CharField(max_length=30)
+    game_number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="tournament_match")
+
+    class Meta:
+        ordering = ["tournament", "match_key", "game_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "match_key", "game_number"], name="tournament_match_unique_game")
+        ]
