@@ -136,6 +136,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
     "matches-resume-stalled": {"task": "tournaments.tasks.matches_resume_stalled", "schedule": 60.0},
+    "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 

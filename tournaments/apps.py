@@ -15,6 +15,8 @@ class TournamentsConfig(AppConfig):
 
 
 def _record_tournament_game(sender, match_id: int, **kwargs) -> None:
-    from tournaments.tournament_services import tournament_record_match
+    from tournaments.models import TournamentMatch
+    from tournaments.tasks import tournament_record_match
 
-    tournament_record_match(match_id=match_id)
+    if TournamentMatch.objects.filter(match_id=match_id).exists():
+        tournament_record_match.delay(match_id)

@@ -19,3 +19,24 @@ def match_play(match_id: int) -> int:
 def matches_resume_stalled() -> int:
     """Beat runs this every minute: requeue matches whose worker died (see the service)."""
     return len(services.matches_resume_stalled())
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)
+def tournament_record_match(match_id: int) -> bool:
+    """Record a finished tournament match in its tournament's log, once (a duplicate does nothing)."""
+    from tournaments.tournament_services import tournament_record_match as record
+
+    return record(match_id=match_id) is not None
+
+
+@shared_task(acks_late=True)
+def tournaments_record_missing() -> int:
+    """Beat runs this every minute: record finished tournament matches whose recording task was lost."""
+    from tournaments.models import Tournament
+    from tournaments.tournament_services import tournament_record_match as record, tournament_unrecorded_matches
+
+    recorded = 0
+    for tournament in Tournament.objects.filter(status=Tournament.Status.RUNNING):
+        for match_id in tournament_unrecorded_matches(tournament):
+            recorded += record(match_id=match_id) is not None
+    return recorded

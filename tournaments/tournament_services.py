@@ -534,3 +534,12 @@ def tournament_projection_stored(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+
+
+def tournament_unrecorded_matches(tournament: Tournament) -> list[int]:
+    """Finished Snakepit matches of the tournament whose game the log does not hold (a lost task)."""
+    recorded = {
+        event.payload.get("match_id") for event in tournament.events.filter(kind="game_recorded")
+    }
+    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+    return sorted(match_id for match_id in finished if match_id not in recorded)

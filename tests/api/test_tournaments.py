@@ -232,3 +232,21 @@ def test_a_draft_is_configured_then_only_its_registration_rules_may_change(organ
     late = organiser.patch(f"/api/tournaments/{slug}/", {"config": {"rounds": 5}}, format="json")
     assert (late.status_code, late.json()["code"]) == (409, "tournament/wrong_status")
     assert organiser.patch(f"/api/tournaments/{slug}/", {"registration_cap": 8}, format="json").status_code == 200
+
+
+def test_a_lost_recording_task_is_caught_by_the_rebuild_and_recorded_once(
+    organiser, eager_celery, django_capture_on_commit_callbacks, monkeypatch
+):
+    from tournaments import tasks
+
+    slug = create(organiser, name="Lost", game="rat-snake", format="swiss", options={"passes": 1})
+    for bot in ("heuristic", "random"):
+        post(organiser, f"/api/tournaments/{slug}/register/", {"bot": bot})
+    monkeypatch.setattr(tasks.tournament_record_match, "delay", lambda match_id: None)  # the broker lost it
+    post(organiser, f"/api/tournaments/{slug}/start/", capture=django_capture_on_commit_callbacks)
+    with pytest.raises(CommandError):
+        call_command("rebuild_tournaments", "--tournament", slug)
+    assert tasks.tournaments_record_missing() == 1  # beat's sweep finds and records it
+    call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
+    call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
+    assert TournamentEvent.objects.filter(tournament__slug=slug, kind="game_recorded").count() == 1

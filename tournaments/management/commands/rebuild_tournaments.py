@@ -4,7 +4,12 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from tournaments.models import Tournament
-from tournaments.tournament_services import tournament_projection, tournament_projection_stored
+from tournaments.tournament_services import (
+    tournament_projection,
+    tournament_projection_stored,
+    tournament_record_match,
+    tournament_unrecorded_matches,
+)
 
 
 class Command(BaseCommand):
@@ -12,13 +17,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--tournament", help="Only this tournament (slug).")
+        parser.add_argument(
+            "--record-missing", action="store_true",
+            help="Record finished Snakepit matches whose result never reached the log, then compare.",
+        )
 
-    def handle(self, *args, tournament=None, **_):
+    def handle(self, *args, tournament=None, record_missing=False, **_):
         tournaments = Tournament.objects.order_by("pk")
         if tournament:
             tournaments = tournaments.filter(slug=tournament)
         differences = []
         for current in tqdm(tournaments.iterator(), total=tournaments.count(), desc="Rebuilding tournaments", unit="tournament"):
+            missing = tournament_unrecorded_matches(current)
+            if missing and record_missing:
+                for match_id in missing:
+                    tournament_record_match(match_id=match_id)
+                current.refresh_from_db()
+                missing = tournament_unrecorded_matches(current)
+            if missing:
+                differences.append(f"{current.slug}: finished matches {missing} are not in the log (use --record-missing)")
             rebuilt, stored = tournament_projection(current), tournament_projection_stored(current)
             for part in ("entries", "tables", "matches", "standings"):
                 if rebuilt[part] != stored[part]:
