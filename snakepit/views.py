@@ -2,7 +2,10 @@ from django.conf import settings
 from django.shortcuts import render
 
 from engines.registry import all_games
+from ratings.models import Ladder
+from ratings.selectors import leaderboard
 from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME
+from tournaments.models import Tournament
 from tournaments.selectors import match_list
 
 
@@ -14,7 +17,15 @@ def home(request):
         {
             "games": games,
             "matches": match_list()[:10],
+            "ladders": [_ladder_row(ladder) for ladder in Ladder.objects.filter(is_active=True)[:10]],
+            "tournaments": Tournament.objects.exclude(status=Tournament.Status.DRAFT)[:10],
             # Shown only on a development server, where `manage.py up` created that account.
             "demo_hint": f"{DEMO_USERNAME} / {DEMO_PASSWORD}" if settings.DEBUG else "",
         },
     )
+
+
+def _ladder_row(ladder: Ladder) -> dict:
+    rows = leaderboard(ladder=ladder)
+    leader = next((row for row in rows if row["games"]), None)
+    return {"slug": ladder.slug, "name": ladder.name, "game": ladder.game, "leader": leader, "entries": len(rows)}

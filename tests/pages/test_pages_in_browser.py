@@ -52,8 +52,13 @@ def sign_in(page, live_server):
 
 
 def test_home_page_lists_the_games_and_signs_the_demo_organiser_in(page, live_server, demo):
+    from ratings.services import ladders_ensure_for_games
+
+    ladders_ensure_for_games()
     page.goto(f"{live_server.url}/")
     assert "Rat-Snake" in page.inner_text("#games")
+    assert "Rat-Snake open ladder" in page.inner_text("#ladders")
+    assert "No tournaments yet" in page.inner_text("#tournaments")
     sign_in(page, live_server)
     page.goto(f"{live_server.url}/")
     assert "Signed in as demo" in page.inner_text("#who")
