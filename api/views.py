@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import serializers as s
+from engines.errors import UnknownGame
 from engines.registry import all_games, get_game
 from snakepit.errors import NotFound, Rejected
 from tournaments import selectors, services
@@ -26,18 +27,14 @@ class GameViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     lookup_value_regex = "[a-z0-9-]+"
 
-    @staticmethod
-    def _describe(game):
-        return {**game.spec.describe(), "bots": sorted(game.bots())}
-
     def list(self, request):
-        return Response([self._describe(game) for game in all_games()])
+        return Response([game.describe() for game in all_games()])
 
     def retrieve(self, request, pk=None):
         try:
-            return Response(self._describe(get_game(pk)))
-        except Exception:
-            raise NotFound(f"no game {pk!r}", code="game/unknown") from None
+            return Response(get_game(pk).describe())
+        except UnknownGame as error:
+            raise NotFound(error.detail, code=error.code) from None
 
 
 class MatchFilter(django_filters.FilterSet):

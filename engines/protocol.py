@@ -288,6 +288,10 @@ class Game(ABC, Generic[S]):
     def seat_count(self, state: S) -> int:
         """How many seats this state was set up for."""
 
+    def describe(self) -> dict[str, Any]:
+        """The spec as JSON, with the names of the built-in bots."""
+        return {**self.spec.describe(), "bots": sorted(self.bots())}
+
     # --- bots -------------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, "Bot"]:
         """The built-in bots by name; every game has at least `random`."""

@@ -10,7 +10,7 @@ from tournaments.selectors import match_list
 
 
 def home(request):
-    games = [{**game.spec.describe(), "bots": sorted(game.bots())} for game in all_games()]
+    games = [game.describe() for game in all_games()]
     return render(
         request,
         "home.html",
