@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Max, QuerySet
 from django.db.models.functions import Coalesce
 
@@ -89,8 +90,11 @@ def match_snapshot(match: Match) -> MatchSnapshot:
 
 
 def match_snapshot_remember(match: Match, snapshot: MatchSnapshot) -> None:
-    # The log stays the truth: a lost or evicted entry only costs a replay.
-    cache.set(_cache_key(match, snapshot.seq), snapshot.state, timeout=3600)
+    """Cache a state once the events it reflects are committed: a state cached inside a transaction
+    that then rolls back would stand for a sequence number whose event is written differently later.
+    The log stays the truth; a lost or evicted entry only costs a replay."""
+    key = _cache_key(match, snapshot.seq)
+    transaction.on_commit(lambda: cache.set(key, snapshot.state, timeout=3600))
 
 
 def match_seat_indices(match: Match, user) -> list[int]:

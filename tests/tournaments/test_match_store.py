@@ -314,3 +314,18 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
     later = timezone.now() + timedelta(minutes=10)
     assert services.matches_resume_stalled(now=later) == [stalled.pk]
     assert queued == [stalled.pk] and waiting_for_people.pk not in queued
+
+
+@pytest.mark.django_db
+def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_cached(users, django_capture_on_commit_callbacks):
+    from django.core.cache import cache
+
+    match = human_match(users, "alice", "bob")
+    seat, action, seq = deciding(match)
+    with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=False) as callbacks:
+        with transaction.atomic():
+            services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+            raise RuntimeError("the request fails after the append")
+    assert callbacks == []  # the rolled-back append queued no cache write
+    assert match.events.count() == seq
+    assert cache.get(selectors._cache_key(match, seq + 1)) is None
