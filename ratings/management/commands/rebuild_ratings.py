@@ -2,7 +2,10 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.selectors import ratings_rebuild
+from tqdm import tqdm
+
+from ratings.models import Ladder
+from ratings.selectors import RebuildReport, ratings_rebuild
 from ratings.services import ladder_get, ladder_match_rate
 
 
@@ -17,13 +20,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, ladder=None, rate_missing=False, **_):
-        only = ladder_get(slug=ladder) if ladder else None
-        report = ratings_rebuild(ladder=only)
-        if rate_missing and report.unrated_matches:
-            for match_id in report.unrated_matches:
-                ladder_match_rate(match_id=match_id)
-            self.stdout.write(f"Rated {len(report.unrated_matches)} match(es) that had been missed.")
-            report = ratings_rebuild(ladder=only)
+        ladders = [ladder_get(slug=ladder)] if ladder else list(Ladder.objects.order_by("pk"))
+        report = RebuildReport()
+        for current in tqdm(ladders, desc="Rebuilding ratings", unit="ladder"):
+            part = ratings_rebuild(ladder=current)
+            if rate_missing and part.unrated_matches:
+                for match_id in part.unrated_matches:
+                    ladder_match_rate(match_id=match_id)
+                self.stdout.write(f"{current.slug}: rated {len(part.unrated_matches)} match(es) that had been missed.")
+                part = ratings_rebuild(ladder=current)
+            report.ladders += part.ladders
+            report.matches_rated += part.matches_rated
+            report.unrated_matches += part.unrated_matches
+            report.disagreements += part.disagreements
         for line in report.disagreements:
             self.stderr.write(line)
         if report.unrated_matches:
