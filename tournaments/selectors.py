@@ -65,8 +65,10 @@ def event_to_engine(row: MatchEvent) -> Event:
 
 
 def _cache_key(match: Match, seq: int) -> str:
-    # The seed commitment is unique per match even where a database reuses primary keys.
-    return f"match-state:{match.seed_commitment}:{match.engine_version}:{seq}"
+    # Unique per match even where a database reuses primary keys (SQLite after a rollback) or two
+    # matches share a seed (tests and replays pass one): the creation time tells them apart.
+    created = match.created_at.isoformat() if match.created_at else "new"
+    return f"match-state:{match.pk}:{created}:{match.seed_commitment[:16]}:{match.engine_version}:{seq}"
 
 
 def match_snapshot(match: Match) -> MatchSnapshot:

@@ -329,3 +329,21 @@ def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_cached(users,
     assert callbacks == []  # the rolled-back append queued no cache write
     assert match.events.count() == seq
     assert cache.get(selectors._cache_key(match, seq + 1)) is None
+
+
+@pytest.mark.django_db
+def test_matches_sharing_a_seed_never_share_a_cached_state(users, django_capture_on_commit_callbacks):
+    from engines.replay import replay
+
+    with django_capture_on_commit_callbacks(execute=True):  # let the cache be written, as after a commit
+        # Both wait at seq 0 for side bets, with different purses: one key would mean one state.
+        first = human_match(users, "alice", "bob", options={"starting_purse": 60})
+        second = human_match(users, "bob", "carol", options={"starting_purse": 90})
+    assert first.events.count() == second.events.count() == 0
+    for match in (first, second):
+        cached = selectors.match_snapshot(match)
+        rebuilt = replay(
+            get_game("rat-snake"), seats=2, options=match.options,
+            events=[selectors.event_to_engine(row) for row in match.events.order_by("seq")],
+        )
+        assert cached.state == rebuilt.state
