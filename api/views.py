@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from api import serializers as s
 from engines.errors import UnknownGame
 from engines.registry import all_games, get_game
-from snakepit.errors import NotFound, Rejected
+from snakepit.errors import Forbidden, NotFound, Rejected
 from tournaments import selectors, services
 from tournaments.models import Match
 
@@ -179,7 +179,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         if seat is None:
             seat = selectors.match_viewer_seat(match, request.user, None)
         if seat is None:
-            raise Rejected("you hold no seat in this match", code="seat/not_yours", status=403)
+            raise Forbidden("you hold no seat in this match", code="seat/not_yours")
         result = services.match_forfeit(
             match_id=match.pk, seat=seat, reason=body.validated_data["reason"], user=request.user
         )

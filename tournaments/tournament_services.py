@@ -402,18 +402,15 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
         if any(e.kind == "game_recorded" and e.payload.get("match_id") == match_id for e in events):
             return None  # already recorded: a duplicate signal changes nothing
         state = tournament_state(tournament, events)
+        recorded = {"kind": "game_recorded", "match_key": link.match_key, "ranks": link.match.outcome["ranks"], "match_id": match_id}
         try:
-            event = _append(
-                tournament,
-                {"kind": "game_recorded", "match_key": link.match_key, "ranks": link.match.outcome["ranks"], "match_id": match_id},
-                state=state,
-            )
+            event = _append(tournament, recorded, state=state)
         except ApplicationError as refused:
             if refused.code == "result/already_recorded":  # the organiser settled it meanwhile
                 return None
             raise
-        table = lifecycle.table(tournament_state(tournament), link.match_key)
-        if table["status"] not in {"decided", "done"} and not table.get("result"):
+        table = lifecycle.table(lifecycle.apply(state, recorded), link.match_key)  # one event, not a replay
+        if table["status"] != "decided":
             _start_game(tournament, link.match_key, table["players"], game_number=link.game_number + 1)
         _project(tournament)
         return event

@@ -21,7 +21,7 @@ else is placed by points, then number of pod wins, then seed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from .common import FormatError, PlayerId
 

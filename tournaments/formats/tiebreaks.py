@@ -59,7 +59,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring, outcome_for
+from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring
 
 MTG_FLOOR = 1.0 / 3.0
 
