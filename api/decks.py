@@ -1,4 +1,4 @@
-"""The Rag'n'Guns catalogue, the deck check and saved decks (docs/api-decks.md). Thin views: parse,
+"""The Rag'n'Guns catalogue, the deck check and saved decks (docs/api-deck_selectors.md). Thin views: parse,
 call tournaments/decks.py, serialise. Kept apart from the match API in api/views.py."""
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from snakepit.errors import NotFound
-from tournaments import decks
-from tournaments.models import Deck, DeckVersion
+from core.errors import NotFound
+from decks import selectors as deck_selectors
+from decks import services as deck_services
+from decks.models import Deck, DeckVersion
 
 # -- plain text in and out ------------------------------------------------------------------------------
 
@@ -336,7 +337,7 @@ class RagnGunsCardViewSet(viewsets.ViewSet):
     )
     def list(self, request):
         params = request.query_params
-        cards = decks.card_list(
+        cards = deck_selectors.card_list(
             **{
                 name: params.get(name)
                 for name in ("type", "keyword", "cost", "signature", "origin", "search")
@@ -344,7 +345,7 @@ class RagnGunsCardViewSet(viewsets.ViewSet):
         )
         return Response(
             {
-                "catalogue_version": decks.catalogue_get().version,
+                "catalogue_version": deck_selectors.catalogue_get().version,
                 "count": len(cards),
                 "results": [card.to_dict() for card in cards],
             }
@@ -356,7 +357,7 @@ class RagnGunsCardViewSet(viewsets.ViewSet):
     )
     def retrieve(self, request, pk=None):
         """One card by id (a printed name works too)."""
-        return Response(decks.card_get(card_id=pk).to_dict())
+        return Response(deck_selectors.card_get(card_id=pk).to_dict())
 
 
 class RagnGunsFormatViewSet(viewsets.ViewSet):
@@ -366,13 +367,13 @@ class RagnGunsFormatViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=RagnGunsFormatSerializer(many=True))
     def list(self, request):
-        return Response([fmt.to_dict() for fmt in decks.format_list()])
+        return Response([fmt.to_dict() for fmt in deck_selectors.format_list()])
 
     @extend_schema(
         parameters=[_path("id", "A format key, e.g. standard.")], responses=RagnGunsFormatSerializer
     )
     def retrieve(self, request, pk=None):
-        return Response(decks.format_get(key=pk, status=404).to_dict())
+        return Response(deck_selectors.format_get(key=pk, status=404).to_dict())
 
 
 class RagnGunsPrebuiltViewSet(viewsets.ViewSet):
@@ -382,14 +383,14 @@ class RagnGunsPrebuiltViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=RagnGunsPrebuiltSerializer(many=True))
     def list(self, request):
-        return Response(decks.prebuilt_list())
+        return Response(deck_selectors.prebuilt_list())
 
     @extend_schema(
         parameters=[_path("id", "A pre-built deck id, e.g. stampede-at-dawn.")],
         responses=RagnGunsPrebuiltSerializer,
     )
     def retrieve(self, request, pk=None):
-        return Response(decks.prebuilt_get(deck_id=pk))
+        return Response(deck_selectors.prebuilt_get(deck_id=pk))
 
 
 class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
@@ -409,7 +410,7 @@ class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
         """Every violation at once. An illegal deck is a 200 with `legal: false`; a request that is not a
         deck (no cards, wrong types, unknown format, not JSON) is a 400 with a code."""
         body = _submission(request)
-        result = decks.deck_check(
+        result = deck_selectors.deck_check(
             format_key=body.get("format"),
             gunslinger=body.get("gunslinger"),
             cards=body.get("cards"),
@@ -453,20 +454,20 @@ class DeckViewSet(viewsets.GenericViewSet):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # drf-spectacular inspecting, no real user
             return Deck.objects.none()
-        return decks.deck_list_for_owner(owner=self.request.user)
+        return deck_selectors.deck_list_for_owner(owner=self.request.user)
 
     def _deck(self) -> Deck:
-        return decks.deck_get_by_share_id(share_id=self.kwargs["share_id"])
+        return deck_selectors.deck_get_by_share_id(share_id=self.kwargs["share_id"])
 
     @staticmethod
     def _body(deck: Deck, current: DeckVersion | None = None) -> dict:
-        deck.current = current or decks.deck_version_get(deck=deck)
+        deck.current = current or deck_selectors.deck_version_get(deck=deck)
         return DeckSerializer(deck).data
 
     @extend_schema(responses=DeckSerializer(many=True))
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        current = decks.deck_current_versions(page)
+        current = deck_selectors.deck_current_versions(page)
         for deck in page:
             deck.current = current.get(deck.pk)
         return self.get_paginated_response(DeckSerializer(page, many=True).data)
@@ -480,7 +481,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     def create(self, request):
         """Save a deck (checked; an illegal one is saved too, with `legal: false` and its violations)."""
         body = _submission(request, DeckWriteSerializer)
-        version = decks.deck_create(
+        version = deck_services.deck_create(
             owner=request.user,
             name=body.get("name", ""),
             format_key=body.get("format"),
@@ -496,9 +497,9 @@ class DeckViewSet(viewsets.GenericViewSet):
     def _update(self, request, share_id, *, partial: bool):
         body = _submission(request, DeckWriteSerializer, partial=partial)
         if not partial and "cards" not in body and "text" not in body:
-            raise decks.Malformed('PUT sends the whole deck: "cards" or "text"', code="deck/no_cards")
+            raise deck_selectors.Malformed('PUT sends the whole deck: "cards" or "text"', code="deck/no_cards")
         extra = {"gunslinger": body["gunslinger"]} if "gunslinger" in body else {}
-        version = decks.deck_update(
+        version = deck_services.deck_update(
             share_id=share_id,
             user=request.user,
             name=body.get("name"),
@@ -526,14 +527,14 @@ class DeckViewSet(viewsets.GenericViewSet):
     @extend_schema(responses={204: None})
     def destroy(self, request, share_id=None):
         """Delete the deck and its versions; refused (409 deck/frozen) once a version is entered somewhere."""
-        decks.deck_delete(share_id=share_id, user=request.user)
+        deck_services.deck_delete(share_id=share_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=DeckVersionSerializer(many=True))
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
     def versions(self, request, share_id=None):
         """Every version, oldest first."""
-        return Response(DeckVersionSerializer(decks.deck_versions(deck=self._deck()), many=True).data)
+        return Response(DeckVersionSerializer(deck_selectors.deck_versions(deck=self._deck()), many=True).data)
 
     @extend_schema(
         parameters=[_path("number", "A version number, from 1.", int)], responses=DeckVersionSerializer
@@ -548,7 +549,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     def version(self, request, share_id=None, number=None):
         deck = self._deck()
         return Response(
-            DeckVersionSerializer(decks.deck_version_get(deck=deck, number=_version_number(number))).data
+            DeckVersionSerializer(deck_selectors.deck_version_get(deck=deck, number=_version_number(number))).data
         )
 
     @extend_schema(
@@ -564,11 +565,11 @@ class DeckViewSet(viewsets.GenericViewSet):
     def export(self, request, share_id=None):
         """The deck as a plain-text list; paste it into a deck check to get the same deck back."""
         deck = self._deck()
-        version = decks.deck_version_get(
+        version = deck_selectors.deck_version_get(
             deck=deck, number=_version_number(request.query_params.get("version"))
         )
         response = HttpResponse(
-            decks.deck_export_text(deck=deck, version=version), content_type="text/plain; charset=utf-8"
+            deck_selectors.deck_export_text(deck=deck, version=version), content_type="text/plain; charset=utf-8"
         )
         response["Content-Disposition"] = f'inline; filename="{deck.share_id}-v{version.number}.txt"'
         return response
@@ -584,3 +585,12 @@ def _version_number(raw) -> int | None:
     if number < 1:
         raise NotFound(f"no version {raw!r}: versions are numbered from 1", code="deck/version_not_found")
     return number
+
+
+routes = [
+    ("ragnguns/cards", RagnGunsCardViewSet, "ragnguns-card"),
+    ("ragnguns/formats", RagnGunsFormatViewSet, "ragnguns-format"),
+    ("ragnguns/prebuilt", RagnGunsPrebuiltViewSet, "ragnguns-prebuilt"),
+    ("ragnguns/deck-checks", RagnGunsDeckCheckViewSet, "ragnguns-deck-check"),
+    ("decks", DeckViewSet, "deck"),
+]

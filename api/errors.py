@@ -8,7 +8,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from snakepit.errors import ApplicationError
+from core.errors import ApplicationError
 
 _DRF_CODES = {
     exceptions.NotAuthenticated: "auth/not_authenticated",

@@ -1,4 +1,4 @@
-"""Tournaments: thin views over tournaments.tournament_services; the pure lifecycle answers what the
+"""Tournaments: thin views over tournaments.services; the pure lifecycle answers what the
 log means (standings, bracket, pairings)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from tournaments import tournament_services as services
+from tournaments import selectors, services
 from tournaments.formats import lifecycle
 from tournaments.models import Tournament, TournamentEntry, TournamentTable
 
@@ -31,7 +31,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
-        return lifecycle.summary(services.tournament_state(tournament))
+        return lifecycle.summary(selectors.tournament_state(tournament))
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -156,7 +156,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
         return body.validated_data
 
     def _tournament(self, slug) -> Tournament:
-        return services.tournament_get(slug=slug)
+        return selectors.tournament_get(slug=slug)
 
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()).distinct())
@@ -250,7 +250,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"])
     def bracket(self, request, slug=None):
         """The elimination stage as a tree: matches, slots, and who feeds which slot."""
-        tree = lifecycle.bracket(services.tournament_state(self._tournament(slug)))
+        tree = lifecycle.bracket(selectors.tournament_state(self._tournament(slug)))
         if tree is None:
             return Response({"code": "tournament/no_bracket", "detail": "this tournament has no bracket stage (yet)"}, status=404)
         return Response(tree)
@@ -334,3 +334,9 @@ def _standings_csv(tournament: Tournament, rows: list[dict]) -> HttpResponse:
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
     return response
+
+
+routes = [
+    ("tournaments", TournamentViewSet, "tournament"),
+    ("tournament-formats", TournamentFormatViewSet, "tournament-format"),
+]

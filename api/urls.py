@@ -1,22 +1,17 @@
+"""The API's URLs: each module of `api` (one per app) lists its routes; the paths are the public
+contract and never change under a client."""
+
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from api import decks, ladders, tournaments, views
+from api import decks, games, matches, ratings, tournaments
 
 router = DefaultRouter()
-router.register("games", views.GameViewSet, basename="game")
-router.register("matches", views.MatchViewSet, basename="match")
-router.register("ragnguns/cards", decks.RagnGunsCardViewSet, basename="ragnguns-card")
-router.register("ragnguns/formats", decks.RagnGunsFormatViewSet, basename="ragnguns-format")
-router.register("ragnguns/prebuilt", decks.RagnGunsPrebuiltViewSet, basename="ragnguns-prebuilt")
-router.register("ragnguns/deck-checks", decks.RagnGunsDeckCheckViewSet, basename="ragnguns-deck-check")
-router.register("decks", decks.DeckViewSet, basename="deck")
-router.register("ladders", ladders.LadderViewSet, basename="ladder")
-router.register("ladder-entries", ladders.LadderEntryViewSet, basename="ladder-entry")
-router.register("tournaments", tournaments.TournamentViewSet, basename="tournament")
-router.register("tournament-formats", tournaments.TournamentFormatViewSet, basename="tournament-format")
+for module in (games, matches, decks, ratings, tournaments):
+    for prefix, viewset, basename in module.routes:
+        router.register(prefix, viewset, basename=basename)
 
 urlpatterns = [
     path("", include(router.urls)),

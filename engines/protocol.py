@@ -293,11 +293,9 @@ class Game(ABC, Generic[S]):
         return {**self.spec.describe(), "bots": sorted(self.bots())}
 
     # --- bots -------------------------------------------------------------------------------------
+    @abstractmethod
     def bots(self) -> Mapping[str, "Bot"]:
-        """The built-in bots by name; every game has at least `random`."""
-        from engines.bots import RandomBot
-
-        return {"random": RandomBot()}
+        """The built-in bots by name; every game has at least `random` (`engines.bots.RandomBot`)."""
 
 
 class Bot(ABC):

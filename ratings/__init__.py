@@ -1,1 +1,1 @@
-"""Ratings and ladders (openskill): see the ratings issue."""
+"""Ladders: entries, openskill ratings applied exactly once per finished match, matchmaking and scheduled rounds."""

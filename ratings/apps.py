@@ -6,7 +6,7 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ladders and ratings"
 
     def ready(self) -> None:
-        from tournaments.signals import match_finished
+        from matches.signals import match_finished
 
         match_finished.connect(_rate_when_finished, dispatch_uid="ratings-rate-finished-match")
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models import Match
+from matches.models import Match
 
 
 class Ladder(models.Model):
@@ -65,7 +65,7 @@ class LadderEntry(models.Model):
     )
     bot = models.CharField(max_length=40, blank=True, default="")
     deck_version = models.ForeignKey(
-        "tournaments.DeckVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        "decks.DeckVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         help_text="Rag'n'Guns: the frozen deck this entry plays.",
     )
     mu = models.FloatField()

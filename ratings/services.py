@@ -16,13 +16,23 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core.errors import Conflict, Forbidden, NotFound, Rejected
+from decks.selectors import deck_version_for_entry
+from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
+from matches.models import Match, MatchEvent
+from matches.selectors import match_game, match_snapshot
+from matches.services import SeatSpec, game_setup, match_create, match_forfeit
 from ratings import matchmaking, skill
-from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound, LadderSeason, RatedMatch, RatingChange
-from snakepit.errors import Conflict, Forbidden, NotFound, Rejected
-from tournaments.models import Match, MatchEvent
-from tournaments.selectors import match_game, match_snapshot
-from tournaments.services import SeatSpec, game_setup, match_create, match_forfeit
+from ratings.models import (
+    Ladder,
+    LadderEntry,
+    LadderMatch,
+    LadderRound,
+    LadderSeason,
+    RatedMatch,
+    RatingChange,
+)
 
 
 def _initial(ladder: Ladder) -> skill.Skill:
@@ -104,7 +114,9 @@ def ladders_ensure_for_games() -> list[Ladder]:
 
 
 @transaction.atomic
-def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_version=None) -> LadderEntry:
+def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str | None = None) -> LadderEntry:
+    """Enter a user (with a legal saved deck, where the game needs one) or a built-in bot. The deck's
+    version is frozen for the ladder in the same transaction, so a refused entry freezes nothing."""
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
     if (user is None) == (not bot):
         raise Rejected("an entry is a user or a bot", code="entry/invalid")
@@ -115,14 +127,19 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_version=None) 
     game = get_game(ladder.game)
     if bot and bot not in game.bots():
         raise Rejected(f"{ladder.game} has no bot {bot!r}", code="seat/unknown_bot")
-    if user is not None and game.spec.needs_deck and deck_version is None:
+    if user is not None and game.spec.needs_deck and not deck_share_id:
         raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
-    if deck_version is not None and not game.spec.needs_deck:
+    if deck_share_id and not game.spec.needs_deck:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     entry = ladder.entries.filter(user=user).first() if user is not None else None
+    if entry is not None and entry.is_active:
+        raise Conflict("already on this ladder", code="entry/already_joined")
+    deck_version = None
+    if deck_share_id:
+        deck_version = deck_version_freeze(
+            deck_version=deck_version_for_entry(share_id=deck_share_id, user=user), purpose=f"ladder {ladder.slug}"
+        )
     if entry is not None:
-        if entry.is_active:
-            raise Conflict("already on this ladder", code="entry/already_joined")
         entry.left_at = None  # a returning competitor keeps its rating and history
         entry.deck_version = deck_version or entry.deck_version
         entry.save(update_fields=["left_at", "deck_version"])

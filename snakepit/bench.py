@@ -48,7 +48,8 @@ def engine_figures() -> list[tuple[str, float, str]]:
 
 def store_figures() -> list[tuple[str, float, str]]:
     """Appends through the services into the configured database (a throwaway copy: see the command)."""
-    from tournaments.services import SeatSpec, match_advance, match_create
+    from matches.services import SeatSpec, match_create
+    from matches.store import match_advance
 
     rows = []
     for chunk, label in ((1, "one transaction per event"), (200, "chunks of 200 events")):
@@ -120,10 +121,10 @@ def worker_figures(matches: int = 30) -> list[tuple[str, float, str]]:
     import tempfile
     from pathlib import Path
 
+    from matches.models import Match
+    from matches.services import SeatSpec, match_create
+    from matches.tasks import match_play
     from snakepit.processes import celery_process, private_broker
-    from tournaments.models import Match
-    from tournaments.services import SeatSpec, match_create
-    from tournaments.tasks import match_play
 
     rows = []
     for workers in (1, 2):

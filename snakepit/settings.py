@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "snakepit",
+    "matches",
+    "decks",
     "tournaments",
     "ratings",
     "api",
@@ -135,7 +137,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Static entries (beat copies them into its database schedule); each ladder adds its own round entry.
 CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
-    "matches-resume-stalled": {"task": "tournaments.tasks.matches_resume_stalled", "schedule": 60.0},
+    "matches-resume-stalled": {"task": "matches.tasks.matches_resume_stalled", "schedule": 60.0},
     "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
@@ -189,6 +191,11 @@ SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"
 SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
 # A match whose chance or bot move is this many seconds overdue is handed to a worker again.
 SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
+
+# Where tournaments seeded by rating read each player's rating: a callable taking game_key and
+# user_ids, returning {user_id: rating}. Tournaments and ratings are siblings that never import each
+# other; this setting is where the project joins them.
+SNAKEPIT_SEEDING_RATINGS = "ratings.selectors.best_ordinals_by_user"
 
 LOGGING = {
     "version": 1,

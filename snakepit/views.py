@@ -2,11 +2,11 @@ from django.conf import settings
 from django.shortcuts import render
 
 from engines.registry import all_games
+from matches.selectors import match_list
 from ratings.models import Ladder
 from ratings.selectors import leaderboard
-from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME
+from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME
 from tournaments.models import Tournament
-from tournaments.selectors import match_list
 
 
 def home(request):

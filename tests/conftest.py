@@ -96,7 +96,7 @@ def _flush_may_empty_the_event_log():
         return
     from django.test import TransactionTestCase
 
-    from tournaments.event_log_guard import event_log_unsealed
+    from matches.event_log_guard import event_log_unsealed
 
     original = TransactionTestCase._fixture_teardown
 

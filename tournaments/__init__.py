@@ -1,1 +1,2 @@
-"""Competitions: the match event store now; tournaments and ladders build on it."""
+"""Tournaments: an append-only log per tournament, its projections (entries, tables, matches,
+standings), and the pure pairing and tiebreak library in `tournaments.formats`."""

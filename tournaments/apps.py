@@ -1,16 +1,13 @@
 from django.apps import AppConfig
-from django.db.backends.signals import connection_created
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Matches and tournaments"
+    verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from tournaments.event_log_guard import install_on_sqlite
-        from tournaments.signals import match_finished
+        from matches.signals import match_finished
 
-        connection_created.connect(install_on_sqlite, dispatch_uid="snakepit-event-log-guard")
         match_finished.connect(_record_tournament_game, dispatch_uid="tournaments-record-finished-match")
 
 

@@ -1,164 +1,116 @@
-"""Reads of the match store: state rebuilt from the log, per-seat views, redacted event listings and
-provable-fairness verification. Nothing here writes to the database."""
+"""Reads of tournaments: the reducer's state folded from the log, and the projection the log implies
+(which `manage.py rebuild_tournaments` compares with the stored tables). Nothing here writes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+import json
+from typing import Any, Iterable
 
-from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Max, QuerySet
-from django.db.models.functions import Coalesce
+from core.errors import ApplicationError, NotFound
+from matches.models import Match
+from tournaments.formats import lifecycle
+from tournaments.formats.common import FormatError
+from tournaments.models import Tournament, TournamentEntry, TournamentEvent
 
-from engines.fairness import Verification, verify_log
-from engines.protocol import Decision, Event, Game
-from engines.registry import get_game
-from engines.replay import replay
-from snakepit.errors import ApplicationError, Conflict, Forbidden, NotFound
-from tournaments.models import Match, MatchEvent
+# Facts of the service's own, kept in the same log but not part of the reducer's vocabulary.
+SERVICE_KINDS = frozenset({"registration_opened", "match_created"})
 
-S = TypeVar("S")
-
-
-@dataclass(frozen=True)
-class MatchSnapshot(Generic[S]):
-    """The state a log rebuilds to, and the sequence number of its last event (0 for none)."""
-
-    state: S
-    seq: int
-
-
-def match_get(*, match_id: int, for_update: bool = False) -> Match:
-    queryset = Match.objects.all()
-    if for_update:
-        queryset = queryset.select_for_update()
-    try:
-        return queryset.get(pk=match_id)
-    except Match.DoesNotExist:
-        raise NotFound(f"no match {match_id}", code="match/not_found") from None
-
-
-def match_list() -> QuerySet[Match]:
-    queryset = Match.objects.prefetch_related("seats__user").annotate(seq=Coalesce(Max("events__seq"), 0))
-    return queryset.order_by("-created_at", "-id")
-
-
-def match_game(match: Match) -> Game:
-    return get_game(match.game)
-
-
-def match_head_seq(match: Match) -> int:
-    last = match.events.order_by("-seq").values_list("seq", flat=True).first()
-    return last or 0
-
-
-def event_to_engine(row: MatchEvent) -> Event:
-    """The engine's view of a stored event; the place where an old schema_version would be upcast."""
-    if row.schema_version != 1:
-        raise ApplicationError(
-            f"event {row.seq} of match {row.match_id} has unknown schema version {row.schema_version}",
-            code="event/unknown_schema_version",
-            status=500,
-        )
-    return Event(kind=row.kind, payload=row.payload, seat=row.seat)
-
-
-def _cache_key(match: Match, seq: int) -> str:
-    # Unique per match even where a database reuses primary keys (SQLite after a rollback) or two
-    # matches share a seed (tests and replays pass one): the creation time tells them apart.
-    created = match.created_at.isoformat() if match.created_at else "new"
-    return f"match-state:{match.pk}:{created}:{match.seed_commitment[:16]}:{match.engine_version}:{seq}"
-
-
-def match_snapshot(match: Match) -> MatchSnapshot:
-    """The match's current state, from the cache when the log has not moved, else by full replay."""
-    seq = match_head_seq(match)
-    cached = cache.get(_cache_key(match, seq))
-    if cached is not None:
-        return MatchSnapshot(cached, seq)
-    game = match_game(match)
-    rows = list(match.events.order_by("seq"))
-    result = replay(game, seats=match.seats.count(), options=match.options, events=map(event_to_engine, rows))
-    if not result.ok:
-        raise ApplicationError(
-            f"match {match.pk} does not replay: event {rows[result.applied].seq} fails with "
-            f"{result.failure.code}: {result.failure.detail}",
-            code="match/corrupt_log",
-            status=500,
-        )
-    match_snapshot_remember(match, MatchSnapshot(result.state, seq))
-    return MatchSnapshot(result.state, seq)
-
-
-def match_snapshot_remember(match: Match, snapshot: MatchSnapshot) -> None:
-    """Cache a state once the events it reflects are committed: a state cached inside a transaction
-    that then rolls back would stand for a sequence number whose event is written differently later.
-    The log stays the truth; a lost or evicted entry only costs a replay."""
-    key = _cache_key(match, snapshot.seq)
-    transaction.on_commit(lambda: cache.set(key, snapshot.state, timeout=3600))
-
-
-def match_seat_indices(match: Match, user) -> list[int]:
-    if user is None or not user.is_authenticated:
-        return []
-    return [seat.index for seat in match.seats.all() if seat.user_id == user.pk]
-
-
-def match_viewer_seat(match: Match, user, requested: int | None) -> int | None:
-    """The seat whose eyes `user` sees through: a seat they hold, or None for a spectator."""
-    held = match_seat_indices(match, user)
-    if requested is not None:
-        if requested not in held:
-            raise Forbidden(f"seat {requested} is not yours", code="seat/not_yours")
-        return requested
-    return held[0] if held else None
-
-
-def match_decision(match: Match, snapshot: MatchSnapshot | None = None) -> Decision:
-    snapshot = snapshot or match_snapshot(match)
-    return match_game(match).decision(snapshot.state)
-
-
-def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0) -> list[dict[str, Any]]:
-    """The log as `viewer_seat` may read it: while the match runs, a payload whose audience excludes
-    the viewer is withheld (a shuffle, a face-down commit); once it is over, everything is public."""
-    rows = list(match.events.order_by("seq").select_related("actor"))
-    game = match_game(match)
-    finished = match.is_finished
-    state = game.new_state(seats=match.seats.count(), options=match.options)
-    listing = []
-    for row in rows:
-        event = event_to_engine(row)
-        audience = None if finished else game.event_audience(state, event)
-        visible = audience is None or (viewer_seat is not None and viewer_seat in audience)
-        if row.seq > after:
-            listing.append(
-                {
-                    "seq": row.seq,
-                    "kind": row.kind,
-                    "seat": row.seat,
-                    "payload": row.payload if visible else None,
-                    "redacted": not visible,
-                    "actor": row.actor.get_username() if row.actor_id else None,
-                    "created_at": row.created_at,
-                }
-            )
-        if not finished:
-            state = game.apply(state, event)
-    return listing
-
-
-def match_verify(match: Match) -> Verification:
-    if not match.is_finished:
-        raise Conflict("the seed is revealed, and the match verifiable, once it is finished", code="match/not_finished")
-    rows = match.events.order_by("seq")
-    return verify_log(
-        match_game(match),
-        seats=match.seats.count(),
-        options=match.options,
-        seed=bytes(match.seed),
-        commitment=match.seed_commitment,
-        events=((row.seq, event_to_engine(row)) for row in rows),
-        recorded_outcome=match.outcome,
+def tournament_spec(tournament: Tournament) -> lifecycle.TournamentSpec:
+    return lifecycle.TournamentSpec(
+        format=tournament.format, seats_per_match=tournament.seats_per_match, config=tournament.config
     )
+
+
+def tournament_log(tournament: Tournament) -> list[TournamentEvent]:
+    return list(tournament.events.order_by("seq"))
+
+
+def tournament_state(tournament: Tournament, events: Iterable[TournamentEvent] | None = None):
+    """The reducer's state: a fold of the log's reducer events (the service's own kinds left out)."""
+    events = tournament_log(tournament) if events is None else events
+    try:
+        return lifecycle.replay(
+            tournament_spec(tournament), [event.payload for event in events if event.kind not in SERVICE_KINDS]
+        )
+    except FormatError as error:
+        raise ApplicationError(
+            f"tournament {tournament.slug} does not replay: {error.code}: {error.detail}",
+            code="tournament/corrupt_log",
+            status=500,
+        ) from None
+
+
+def tournament_get(*, slug: str, for_update: bool = False) -> Tournament:
+    queryset = Tournament.objects.select_for_update() if for_update else Tournament.objects.all()
+    try:
+        return queryset.get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise NotFound(f"no tournament {slug!r}", code="tournament/not_found") from None
+
+
+def tournament_projection(tournament: Tournament, events: list[TournamentEvent] | None = None) -> dict[str, Any]:
+    """Everything the projection tables should hold, computed from the log alone."""
+    events = tournament_log(tournament) if events is None else events
+    state = tournament_state(tournament, events)
+    statuses: dict[str, str] = {}
+    match_keys: list[str] = []
+    matches = []
+    for event in events:
+        payload = event.payload
+        if event.kind == "registered":
+            statuses[payload["player"]] = TournamentEntry.Status.REGISTERED
+        elif event.kind == "checked_in":
+            statuses[payload["player"]] = TournamentEntry.Status.CHECKED_IN
+        elif event.kind == "dropped":
+            statuses[payload["player"]] = TournamentEntry.Status.DROPPED
+        elif event.kind == "round_paired":
+            match_keys.extend(table["match_key"] for table in payload["tables"])
+        elif event.kind == "match_created":
+            matches.append((payload["match_key"], payload["game"], payload["match_id"]))
+    tables = []
+    for key in match_keys:
+        table = lifecycle.table(state, key)
+        tables.append(
+            {
+                "match_key": key,
+                "round": table["round"],
+                "stage": table.get("stage", "main"),
+                "players": list(table["players"]),
+                "best_of": table.get("best_of", 1),
+                "status": table["status"],
+                "result": table.get("result"),
+            }
+        )
+    standings = lifecycle.standings(state) if any(e.kind == "started" for e in events) else []
+    standings = sorted(standings, key=lambda row: (row["rank"], row["player"]))
+    # Through JSON once, so it compares equal to what the JSON columns give back.
+    return json.loads(json.dumps({"entries": statuses, "tables": tables, "matches": sorted(matches), "standings": standings}))
+
+
+def tournament_projection_stored(tournament: Tournament) -> dict[str, Any]:
+    """What the projection tables hold now, in the shape of `tournament_projection`."""
+    return {
+        "entries": {entry.player: entry.status for entry in tournament.entries.all()},
+        "tables": [
+            {
+                "match_key": row.match_key, "round": row.round, "stage": row.stage, "players": row.players,
+                "best_of": row.best_of, "status": row.status, "result": row.result,
+            }
+            for row in tournament.tables.order_by("pk")
+        ],
+        "matches": [list(row) for row in sorted(tournament.matches.values_list("match_key", "game_number", "match_id"))],
+        "standings": [
+            {**row.row, "rank": row.rank, "player": row.player} for row in tournament.standings.order_by("rank", "player")
+        ],
+    }
+
+
+
+
+def tournament_unrecorded_matches(tournament: Tournament) -> list[int]:
+    """Finished Snakepit matches of the tournament whose game the log does not hold (a lost task)."""
+    recorded = {
+        event.payload.get("match_id") for event in tournament.events.filter(kind="game_recorded")
+    }
+    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+    return sorted(match_id for match_id in finished if match_id not in recorded)

@@ -1,381 +1,443 @@
-"""Writes to the match store. The API views, the Celery tasks and the management commands all call
-these; none of them writes a match or an event another way.
+"""Writes for tournaments: set-up, registration, rounds, results. The API and the match_finished
+signal call these; nothing else writes a tournament.
 
-Every append happens inside one transaction holding the match row's lock (`select_for_update` on
-PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), and the unique (match, seq) index is
-the last word: two writers can never both append the same sequence number.
+Every change is an event appended to the tournament's log under the tournament's row lock, after the
+pure reducer (`tournaments.formats.lifecycle`) has accepted it against the current state; then the
+projections (entries, tables, matches, standings) are refreshed from the log. An action out of order
+(pairing before a round is complete, reporting a decided table) is refused with a 409 and a code,
+and writes nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import random
-import secrets
-from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Any, Iterable, Literal
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
+from django.utils.text import slugify
 
-from engines.chance import draw, seed_commitment
-from engines.errors import EngineError, IllegalAction
-from engines.protocol import Event, Game
+from core.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
+from decks.selectors import deck_version_for_entry
+from decks.services import deck_version_freeze
 from engines.registry import get_game
-from snakepit.errors import ApplicationError, Conflict, Forbidden, Rejected
-from tournaments.models import Match, MatchEvent, MatchSeat
-from tournaments.selectors import (
-    MatchSnapshot,
-    match_get,
-    match_seat_indices,
-    match_snapshot,
-    match_snapshot_remember,
+from matches.models import Match
+from matches.services import SeatSpec, game_setup, match_create
+from tournaments.formats import lifecycle
+from tournaments.formats.common import FormatError
+from tournaments.models import (
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+    TournamentMatch,
+    TournamentStanding,
+    TournamentTable,
 )
-from tournaments.signals import match_finished
+from tournaments.selectors import (
+    SERVICE_KINDS,
+    tournament_get,
+    tournament_log,
+    tournament_projection,
+    tournament_state,
+)
+
+# Reducer refusals that mean "not now" rather than "never": answered with 409.
+OUT_OF_ORDER = frozenset(
+    {
+        "round/not_complete",
+        "result/already_recorded",
+        "result/bracket_moved_on",
+        "tournament/complete",
+        "tournament/not_started",
+        "tournament/not_complete",
+        "tournament/already_started",
+        "player/already_registered",
+    }
+)
 
 
-@dataclass(frozen=True)
-class SeatSpec:
-    """Who takes a seat: exactly one of a user or a built-in bot's name."""
-
-    user: Any = None
-    bot: str = ""
+def _refusal(error: FormatError) -> ApplicationError:
+    status = 409 if error.code in OUT_OF_ORDER else 422
+    return ApplicationError(error.detail, code=error.code, status=status)
 
 
-@dataclass
-class AppendResult:
-    """What one submission wrote: the submitted event, then whatever chance and bots added after it."""
-
-    match: Match
-    event: MatchEvent
-    appended: list[MatchEvent] = field(default_factory=list)
-    snapshot: MatchSnapshot | None = None
-    replayed: bool = False
+def _require_organiser(tournament: Tournament, user) -> None:
+    if not (user.is_staff or tournament.organiser_id == user.pk):
+        raise Forbidden("only the organiser (or staff) manages this tournament", code="tournament/not_organiser")
 
 
-def _engine_error(error: EngineError) -> ApplicationError:
-    return Rejected(error.detail, code=error.code)
-
-
-def game_setup(*, game_key: str, options: dict[str, Any] | None, seats: int | None) -> tuple[Game, dict[str, Any], int]:
-    """The game, its resolved options and a checked seat count (default: the game's minimum), for
-    anything that will create matches of it: a match, a ladder, a tournament."""
-    try:
-        game = get_game(game_key)
-        seats = seats or game.spec.min_players
-        game.spec.check_seat_count(seats)
-        return game, game.spec.resolve_options(options), seats
-    except EngineError as error:
-        raise _engine_error(error) from None
-
-
-@transaction.atomic
-def match_create(
-    *,
-    game_key: str,
-    seats: list[SeatSpec],
-    options: dict[str, Any] | None = None,
-    created_by=None,
-    bots_play: Literal["auto", "now", "worker", "caller"] = "auto",
-    seed: bytes | None = None,
-) -> Match:
-    """A new match with a fresh secret seed.
-
-    `bots_play` says who plays chance and bots up to the first human decision: "now" in this
-    transaction; "worker" a Celery worker after commit; "caller" whoever then calls `match_advance`;
-    "auto" is "worker" for a match of bots only and "now" otherwise. `seed` is for tests and replays
-    of known matches; a match normally gets 32 fresh bytes from the operating system.
-    The resolved options (defaults filled in) are stored, so a later change of a default never
-    changes how an existing match replays.
-    """
-    game, resolved, _ = game_setup(game_key=game_key, options=options, seats=len(seats))
-    bots = game.bots()
-    for index, spec in enumerate(seats):
-        if (spec.user is None) == (not spec.bot):
-            raise Rejected(f"seat {index} needs exactly one of a user or a bot", code="seat/invalid")
-        if spec.bot and spec.bot not in bots:
-            raise Rejected(
-                f"{game.spec.name} has no bot {spec.bot!r}; bots: {', '.join(sorted(bots))}", code="seat/unknown_bot"
-            )
-    seed = seed if seed is not None else secrets.token_bytes(32)
-    match = Match.objects.create(
-        game=game.spec.key,
-        engine_version=game.spec.version,
-        options=resolved,
-        seed=seed,
-        seed_commitment=seed_commitment(seed),
-        created_by=created_by,
-    )
-    MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, index=index, user=spec.user, bot=spec.bot) for index, spec in enumerate(seats)
-    )
-    snapshot = MatchSnapshot(game.new_state(seats=len(seats), options=resolved), 0)
-    if bots_play == "auto":
-        bots_play = "worker" if all(spec.bot for spec in seats) else "now"
-    if bots_play == "worker":
-        from tournaments.tasks import match_play
-
-        transaction.on_commit(lambda: match_play.delay(match.pk))
-    elif bots_play == "now":
-        snapshot, _ = _advance(match, game, snapshot)
-    _project(match, game, snapshot)
-    return match
-
-
-def match_submit_action(
-    *,
-    match_id: int,
-    user,
-    action: dict[str, Any],
-    expected_seq: int,
-    seat: int | None = None,
-    idempotency_key: str | None = None,
-) -> AppendResult:
-    """Append `user`'s action for their seat, if `expected_seq` is still the head of the log.
-
-    Order of checks: a known idempotency key returns the first result (even after the match ended);
-    then a finished match refuses; then a stale `expected_seq` is a conflict carrying the current seq;
-    then the engine judges the action. Anything refused writes nothing.
-    """
-    try:
-        with transaction.atomic():
-            return _submit(match_id, user, action, expected_seq, seat, idempotency_key)
-    except IntegrityError:
-        # Only reachable if a writer slipped past the row lock (it cannot on PostgreSQL or SQLite):
-        # the unique indexes still guarantee nothing was written twice.
-        raise Conflict("another append won the race; read the log and retry", code="match/stale_seq") from None
-
-
-def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> AppendResult:
-    match = match_get(match_id=match_id, for_update=True)
-    if idempotency_key:
-        earlier = match.events.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            if earlier.payload != action or earlier.actor_id != user.pk or (seat is not None and earlier.seat != seat):
-                raise Rejected(
-                    "this idempotency key was already used for a different action", code="idempotency/key_reused"
-                )
-            return AppendResult(match=match, event=earlier, replayed=True)
-    if match.is_finished:
-        raise Conflict("the match is finished and accepts no more events", code="match/finished")
-    seat = _acting_seat(match, user, seat)
-    snapshot = match_snapshot(match)
-    if expected_seq != snapshot.seq:
+def _require_status(tournament: Tournament, *allowed: str) -> None:
+    if tournament.status not in allowed:
         raise Conflict(
-            f"expected_seq {expected_seq} is stale: the log is at {snapshot.seq}",
-            code="match/stale_seq",
-            current_seq=snapshot.seq,
+            f"the tournament is {tournament.status}; this needs it {' or '.join(allowed)}",
+            code="tournament/wrong_status",
         )
-    game = get_game(match.game)
-    try:
-        state = game.apply(snapshot.state, Event.action(seat, action))
-    except IllegalAction as error:
-        raise _engine_error(error) from None
-    event = _append(match, snapshot.seq + 1, Event.action(seat, action), actor=user, idempotency_key=idempotency_key)
-    snapshot, appended = _advance(match, game, MatchSnapshot(state, event.seq))
-    _project(match, game, snapshot)
-    return AppendResult(match=match, event=event, appended=appended, snapshot=snapshot)
 
 
-def _acting_seat(match: Match, user, requested: int | None) -> int:
-    held = match_seat_indices(match, user)
-    if requested is not None:
-        if requested not in held:
-            raise Forbidden(f"seat {requested} is not yours to act for", code="seat/not_yours")
-        return requested
-    if not held:
-        raise Forbidden("you hold no seat in this match", code="seat/not_yours")
-    if len(held) > 1:
-        deciding = get_game(match.game).decision(match_snapshot(match).state).seats
-        held = [index for index in held if index in deciding] or held
-        if len(held) > 1:
-            raise Rejected("you hold several seats here: say which one acts", code="seat/ambiguous")
-    return held[0]
+def _append(tournament: Tournament, payload: dict[str, Any], *, actor=None, state=None) -> TournamentEvent:
+    """Append one event (the caller holds the tournament lock). Reducer events are checked first."""
+    kind = payload["kind"]
+    if kind not in SERVICE_KINDS:
+        try:
+            lifecycle.apply(state if state is not None else tournament_state(tournament), payload)
+        except FormatError as error:
+            raise _refusal(error) from None
+    last = tournament.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    return TournamentEvent.objects.create(tournament=tournament, seq=last + 1, kind=kind, payload=payload, actor=actor)
 
 
-def match_advance(*, match_id: int, chunk: int | None = None) -> int:
-    """Let chance and bots play until a person must decide or the match ends; returns events added.
-
-    Each chunk of events is its own transaction under the match lock, so a worker killed mid-match
-    leaves a consistent, committed prefix of the log that the next run simply continues; a second
-    copy of the same task waits for the lock and then finds nothing (or less) left to do.
-    """
-    chunk = chunk or settings.SNAKEPIT_ADVANCE_CHUNK
-    total = 0
-    while True:
-        with transaction.atomic():
-            match = match_get(match_id=match_id, for_update=True)
-            if match.is_finished:
-                return total
-            game = get_game(match.game)
-            snapshot, appended = _advance(match, game, match_snapshot(match), limit=chunk)
-            _project(match, game, snapshot)
-        total += len(appended)
-        if len(appended) < chunk:
-            return total
-
+# --- set-up -------------------------------------------------------------------------------------
 
 @transaction.atomic
-def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> AppendResult:
-    """Record that `seat` gives up (a resignation, or a bot that broke the rules or a deadline)."""
-    match = match_get(match_id=match_id, for_update=True)
-    if match.is_finished:
-        raise Conflict("the match is finished and accepts no more events", code="match/finished")
-    if user is not None and seat not in match_seat_indices(match, user):
-        raise Forbidden(f"seat {seat} is not yours", code="seat/not_yours")
-    game = get_game(match.game)
-    snapshot = match_snapshot(match)
-    forfeit = Event.forfeit(seat, reason)
+def tournament_create(
+    *,
+    organiser,
+    name: str,
+    game_key: str,
+    format: str,
+    slug: str | None = None,
+    options: dict | None = None,
+    config: dict | None = None,
+    seats_per_match: int | None = None,
+    result_mode: str = Tournament.ResultMode.SNAKEPIT,
+    seeding: str = Tournament.Seeding.RANDOM,
+    registration_cap: int | None = None,
+    check_in_required: bool = False,
+) -> Tournament:
+    """A draft tournament of any registered game in any format; nothing is open yet."""
+    game, resolved, seats = game_setup(game_key=game_key, options=options, seats=seats_per_match)
+    if format not in lifecycle.FORMATS:
+        raise Rejected(f"format is one of {', '.join(lifecycle.FORMATS)}", code="tournament/unknown_format")
+    config = dict(config or {})
+    if format == "pods":
+        config.setdefault("min_seats", game.spec.min_players)
     try:
-        state = game.apply(snapshot.state, forfeit)
-    except IllegalAction as error:
-        raise _engine_error(error) from None
-    event = _append(match, snapshot.seq + 1, forfeit, actor=user)
-    snapshot, appended = _advance(match, game, MatchSnapshot(state, event.seq))
-    _project(match, game, snapshot)
-    return AppendResult(match=match, event=event, appended=appended, snapshot=snapshot)
-
-
-def _append(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
-    row = _event_row(match, seq, event, actor=actor, idempotency_key=idempotency_key)
-    row.save(force_insert=True)
-    return row
-
-
-def _event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
-    return MatchEvent(
-        match=match,
-        seq=seq,
-        kind=event.kind,
-        seat=event.seat,
-        payload=dict(event.payload),
-        actor=actor,
-        idempotency_key=idempotency_key or None,
+        spec = lifecycle.spec_check(lifecycle.TournamentSpec(format=format, seats_per_match=seats, config=config))
+    except FormatError as error:
+        raise _refusal(error) from None
+    if result_mode not in Tournament.ResultMode.values:
+        raise Rejected(f"result mode is one of {', '.join(Tournament.ResultMode.values)}", code="tournament/bad_result_mode")
+    if seeding not in Tournament.Seeding.values:
+        raise Rejected(f"seeding is one of {', '.join(Tournament.Seeding.values)}", code="tournament/bad_seeding")
+    slug = slug or slugify(name)
+    if Tournament.objects.filter(slug=slug).exists():
+        raise Conflict(f"a tournament {slug!r} exists already", code="tournament/slug_taken")
+    return Tournament.objects.create(
+        slug=slug, name=name, game=game.spec.key, options=resolved, format=format, config=dict(spec.config),
+        seats_per_match=seats, result_mode=result_mode, seeding=seeding, registration_cap=registration_cap,
+        check_in_required=check_in_required, organiser=organiser,
     )
 
 
-def _bot_rng(match: Match, seq: int) -> random.Random:
-    # Bots are seeded from the match seed too, so a bot match is reproducible end to end; their choices
-    # are logged as ordinary actions, so replay never needs this.
-    digest = hmac.new(bytes(match.seed), f"snakepit/bot/{seq}".encode(), hashlib.sha256).digest()
+CONFIGURABLE = ("name", "options", "config", "seats_per_match", "result_mode", "seeding", "registration_cap",
+                "check_in_required", "check_in_opens_at")
+
+
+@transaction.atomic
+def tournament_configure(*, slug: str, user, **changes) -> Tournament:
+    """Change a draft's set-up; everything is checked again as at creation. A tournament whose
+    registration is open keeps its format, so that nobody registers for one event and plays another;
+    only its cap and check-in may still move."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    unknown = sorted(set(changes) - set(CONFIGURABLE))
+    if unknown:
+        raise Rejected(f"cannot change {', '.join(unknown)}", code="tournament/not_configurable")
+    if tournament.status == Tournament.Status.REGISTRATION:
+        late = sorted(set(changes) - {"registration_cap", "check_in_required", "check_in_opens_at", "name"})
+        if late:
+            raise Conflict(f"registration is open: {', '.join(late)} can no longer change", code="tournament/wrong_status")
+    else:
+        _require_status(tournament, Tournament.Status.DRAFT)
+    if {"options", "config", "seats_per_match"} & set(changes):
+        game, resolved, seats = game_setup(
+            game_key=tournament.game,
+            options=changes.get("options", tournament.options),
+            seats=changes.get("seats_per_match", tournament.seats_per_match),
+        )
+        try:
+            spec = lifecycle.spec_check(
+                lifecycle.TournamentSpec(format=tournament.format, seats_per_match=seats, config=changes.get("config", tournament.config))
+            )
+        except FormatError as error:
+            raise _refusal(error) from None
+        changes.update(options=resolved, seats_per_match=seats, config=dict(spec.config))
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_open(*, slug: str, user) -> Tournament:
+    """Draft -> registration."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.DRAFT)
+    _append(tournament, {"kind": "registration_opened"}, actor=user)
+    tournament.status = Tournament.Status.REGISTRATION
+    tournament.save(update_fields=["status"])
+    return tournament
+
+
+# --- registration -------------------------------------------------------------------------------
+
+@transaction.atomic
+def tournament_register(
+    *, slug: str, user, bot: str = "", deck_share_id: str | None = None, seed: int | None = None
+) -> TournamentEntry:
+    """Register `user` (or, by the organiser, a built-in bot). Swiss and pods take late entries."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    game = get_game(tournament.game)
+    if bot:
+        _require_organiser(tournament, user)
+        if bot not in game.bots():
+            raise Rejected(f"{game.spec.name} has no bot {bot!r}", code="seat/unknown_bot")
+    elif tournament.entries.filter(user=user).exists():
+        raise Conflict("you are registered already", code="player/already_registered")
+    if seed is not None:
+        _require_organiser(tournament, user)
+    active = tournament.entries.exclude(status=TournamentEntry.Status.DROPPED).count()
+    if tournament.registration_cap is not None and active >= tournament.registration_cap:
+        raise Conflict(f"the tournament is full ({tournament.registration_cap})", code="tournament/full")
+    deck_version = None
+    if game.spec.needs_deck and not bot:
+        if not deck_share_id:
+            raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
+        deck_version = deck_version_freeze(
+            deck_version=deck_version_for_entry(share_id=deck_share_id, user=user),
+            purpose=f"tournament {tournament.slug}",
+        )
+    elif deck_share_id:
+        raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
+    player = f"b{tournament.entries.filter(user__isnull=True).count() + 1}" if bot else f"u{user.pk}"
+    _append(
+        tournament, {"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=user
+    )
+    entry = TournamentEntry.objects.create(
+        tournament=tournament, player=player, user=None if bot else user, bot=bot, deck_version=deck_version, seed=seed
+    )
+    _project(tournament)
+    return entry
+
+
+def _entry_for(tournament: Tournament, user, player: str | None) -> TournamentEntry:
+    """The entry `user` acts for: their own, or (organisers) any named player."""
+    if player is not None:
+        entry = tournament.entries.filter(player=player).first()
+        if entry is None:
+            raise NotFound(f"no player {player!r} in this tournament", code="player/not_found")
+        if entry.user_id != user.pk:
+            _require_organiser(tournament, user)
+        return entry
+    entry = tournament.entries.filter(user=user).first()
+    if entry is None:
+        raise Forbidden("you are not registered in this tournament", code="player/not_registered")
+    return entry
+
+
+@transaction.atomic
+def tournament_check_in(*, slug: str, user, player: str | None = None) -> TournamentEntry:
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_status(tournament, Tournament.Status.REGISTRATION)
+    if not tournament.check_in_required:
+        raise Conflict("this tournament has no check-in", code="check_in/not_required")
+    if tournament.check_in_opens_at and timezone.now() < tournament.check_in_opens_at:
+        raise Conflict(f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open")
+    entry = _entry_for(tournament, user, player)
+    _append(tournament, {"kind": "checked_in", "player": entry.player}, actor=user)
+    _project(tournament)
+    return entry
+
+
+@transaction.atomic
+def tournament_drop(*, slug: str, user, player: str | None = None) -> TournamentEntry:
+    """A player drops (or the organiser drops them); after the start they keep their standing."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    entry = _entry_for(tournament, user, player)
+    _append(tournament, {"kind": "dropped", "player": entry.player}, actor=user)
+    _project(tournament)
+    return entry
+
+
+# --- running ------------------------------------------------------------------------------------
+
+def _rng(tournament: Tournament, purpose: str, seq: int) -> random.Random:
+    # Reproducible: the same log position of the same tournament always draws the same.
+    digest = hashlib.sha256(f"snakepit/tournament/{tournament.slug}/{purpose}/{seq}".encode()).digest()
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def _advance(
-    match: Match, game: Game, snapshot: MatchSnapshot, *, limit: int | None = None
-) -> tuple[MatchSnapshot, list[MatchEvent]]:
-    """Append chance outcomes and bot actions until a person must decide or the match is over.
-
-    Without a `limit`, running past SNAKEPIT_MAX_AUTO_EVENTS means an engine never hands the turn
-    back, and is an error; with one, it is the caller's chunk size and the caller loops.
-    """
-    bot_seats = {seat.index: seat.bot for seat in match.seats.all() if seat.bot}
-    bots = game.bots()
-    pending: list[MatchEvent] = []
-    state, seq = snapshot.state, snapshot.seq
-    for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
-        decision = game.decision(state)
-        if decision.kind == "over":
-            break
-        if decision.kind == "chance":
-            event = Event.chance_outcome(draw(bytes(match.seed), seq + 1, game.chance_request(state)))
-            state = game.apply(state, event)
-        else:
-            acting = sorted(seat for seat in decision.seats if seat in bot_seats)
-            if not acting:
-                break
-            event, state = _bot_move(match, game, state, acting[0], bots[bot_seats[acting[0]]], seq + 1)
-        seq += 1
-        pending.append(_event_row(match, seq, event))
-    else:
-        if not limit:
-            raise ApplicationError(
-                f"match {match.pk}: chance and bots made {settings.SNAKEPIT_MAX_AUTO_EVENTS} moves in a row",
-                code="match/runaway",
-                status=500,
-            )
-    # One INSERT for the whole run: chance and bot moves arrive by the hundred in bot matches.
-    return MatchSnapshot(state, seq), MatchEvent.objects.bulk_create(pending)
+def _seed_order(tournament: Tournament, entries: list[TournamentEntry], seq: int) -> list[TournamentEntry]:
+    if tournament.seeding == Tournament.Seeding.RANDOM:
+        order = sorted(entries, key=lambda entry: entry.player)
+        _rng(tournament, "seeding", seq).shuffle(order)
+        return order
+    if tournament.seeding == Tournament.Seeding.RATING:
+        ratings = _ratings(tournament, entries)
+        return sorted(entries, key=lambda entry: (-ratings.get(entry.pk, float("-inf")), entry.seed or 10**9, entry.pk))
+    return sorted(entries, key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk))
 
 
-def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int):
-    """The bot's action and the state after it, or its forfeit when it crashes or acts illegally."""
+def _ratings(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int, float]:
+    """Each person's rating in this game, by entry, from the source the settings name
+    (`SNAKEPIT_SEEDING_RATINGS`: the ladders' best ordinal by default). Ratings are a sibling app, so
+    it is reached through the settings, never imported; bots and unrated people have none."""
+    ratings_of = import_string(settings.SNAKEPIT_SEEDING_RATINGS)
+    by_user = ratings_of(game_key=tournament.game, user_ids=[entry.user_id for entry in entries if entry.user_id])
+    return {entry.pk: by_user[entry.user_id] for entry in entries if entry.user_id in by_user}
+
+
+@transaction.atomic
+def tournament_start(*, slug: str, user) -> Tournament:
+    """Registration -> running: seed the players (checked-in ones where check-in is required) and
+    pair the first round."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.REGISTRATION)
+    entries = list(tournament.entries.exclude(status=TournamentEntry.Status.DROPPED))
+    if tournament.check_in_required:
+        entries = [entry for entry in entries if entry.status == TournamentEntry.Status.CHECKED_IN]
+    seq = tournament.events.count()
+    players = [entry.player for entry in _seed_order(tournament, entries, seq)]
+    _append(tournament, {"kind": "started", "players": players}, actor=user)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started_at = timezone.now()
+    tournament.save(update_fields=["status", "started_at"])
+    _pair_next_round(tournament, user)
+    return tournament
+
+
+@transaction.atomic
+def tournament_next_round(*, slug: str, user) -> Tournament:
+    """Pair the next round (409 `round/not_complete` while a table is undecided), or finish the
+    tournament when nothing is left to play."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.RUNNING)
+    _pair_next_round(tournament, user)
+    return tournament
+
+
+def _pair_next_round(tournament: Tournament, user) -> None:
+    events = tournament_log(tournament)
+    state = tournament_state(tournament, events)
+    if lifecycle.is_complete(state):
+        _append(tournament, {"kind": "finished"}, actor=user, state=state)
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        _project(tournament)
+        return
     try:
-        action = bot.act(
-            view=game.view(state, seat),
-            legal_actions=game.legal_actions(state, seat),
-            seat=seat,
-            rng=_bot_rng(match, seq),
-        )
-        event = Event.action(seat, action)
-        return event, game.apply(state, event)
-    except IllegalAction as error:
-        reason = f"bot {bot.name} sent an illegal action ({error.code})"
-    except Exception as error:  # a crashing bot loses the match; it does not take the service down
-        reason = f"bot {bot.name} crashed: {type(error).__name__}"
-    forfeit = Event.forfeit(seat, reason)
-    return forfeit, game.apply(state, forfeit)
+        paired = lifecycle.next_round(state, rng=_rng(tournament, "pairing", len(events)))
+    except FormatError as error:
+        raise _refusal(error) from None
+    _append(tournament, paired, actor=user, state=state)
+    if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
+        for table in paired["tables"]:
+            _start_game(tournament, table["match_key"], table["players"], game_number=1)
+    _project(tournament)
 
 
-def _project(match: Match, game: Game, snapshot: MatchSnapshot) -> None:
-    """Keep the queryable projection (status, outcome) in step with the log, and cache the state."""
-    match_snapshot_remember(match, snapshot)
-    outcome = game.outcome(snapshot.state)
-    if outcome is not None and not match.is_finished:
-        match.status = Match.Status.FINISHED
-        match.outcome = outcome.to_json()
-        match.finished_at = timezone.now()
-        match.save(update_fields=["status", "outcome", "finished_at"])
-        match_id = match.pk
-        transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
-
-
-def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]:
-    """Seats as the API names them: `{"user": "<username>"}` or `{"bot": "<bot name>"}`."""
-    users = get_user_model()
-    specs = []
-    for index, entry in enumerate(entries):
-        if set(entry) == {"user"}:
-            try:
-                specs.append(SeatSpec(user=users.objects.get(username=entry["user"])))
-            except users.DoesNotExist:
-                raise Rejected(f"seat {index}: no user {entry['user']!r}", code="seat/unknown_user") from None
-        elif set(entry) == {"bot"}:
-            specs.append(SeatSpec(bot=str(entry["bot"])))
-        else:
-            raise Rejected(f'seat {index}: give exactly one of "user" or "bot"', code="seat/invalid")
-    return specs
-
-
-def matches_resume_stalled(*, stalled_after: timedelta | None = None, now=None) -> list[int]:
-    """Hand every running match whose chance or bot move is overdue to a worker again.
-
-    The safety net under broker redelivery: a worker killed mid-match leaves a committed prefix of
-    the log, and whether or not the broker redelivers its task (Redis does after its visibility
-    timeout; the filesystem broker never does), this finds the match and queues it once more.
-    A duplicate is harmless: `match_advance` appends only at the log's head, under the match lock.
-    """
-    from tournaments.tasks import match_play
-
-    now = now or timezone.now()
-    if stalled_after is None:
-        stalled_after = timedelta(seconds=settings.SNAKEPIT_STALLED_AFTER_SECONDS)
-    cutoff = now - stalled_after
-    candidates = (
-        Match.objects.filter(status=Match.Status.RUNNING)
-        .annotate(last_event_at=Max("events__created_at"))
-        .filter(Q(last_event_at__lte=cutoff) | Q(last_event_at__isnull=True, created_at__lte=cutoff))
-        .prefetch_related("seats")
+def _start_game(tournament: Tournament, match_key: str, players: list[str], *, game_number: int) -> Match:
+    """A Snakepit match for one game of a table, seats in the table's order."""
+    entries = {entry.player: entry for entry in tournament.entries.filter(player__in=players)}
+    match = match_create(
+        game_key=tournament.game,
+        options=tournament.options,
+        seats=[SeatSpec(user=entries[player].user, bot=entries[player].bot) for player in players],
+        created_by=tournament.organiser,
     )
-    resumed = []
-    for match in candidates:
-        bot_seats = {seat.index for seat in match.seats.all() if seat.bot}
-        decision = get_game(match.game).decision(match_snapshot(match).state)
-        if decision.kind == "chance" or decision.seats & bot_seats:
-            match_play.delay(match.pk)
-            resumed.append(match.pk)
-    return resumed
+    _append(tournament, {"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk})
+    TournamentMatch.objects.create(tournament=tournament, match_key=match_key, game_number=game_number, match=match)
+    return match
+
+
+def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
+    """A Snakepit match of a table finished: record the game once, and start the table's next game
+    while its series is undecided. Called by the match_finished signal; safe to call twice."""
+    link = TournamentMatch.objects.filter(match_id=match_id).select_related("match").first()
+    if link is None or not link.match.is_finished:
+        return None
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=link.tournament_id)
+        events = tournament_log(tournament)
+        if any(e.kind == "game_recorded" and e.payload.get("match_id") == match_id for e in events):
+            return None  # already recorded: a duplicate signal changes nothing
+        state = tournament_state(tournament, events)
+        recorded = {"kind": "game_recorded", "match_key": link.match_key, "ranks": link.match.outcome["ranks"], "match_id": match_id}
+        try:
+            event = _append(tournament, recorded, state=state)
+        except ApplicationError as refused:
+            if refused.code == "result/already_recorded":  # the organiser settled it meanwhile
+                return None
+            raise
+        table = lifecycle.table(lifecycle.apply(state, recorded), link.match_key)  # one event, not a replay
+        if table["status"] != "decided":
+            _start_game(tournament, link.match_key, table["players"], game_number=link.game_number + 1)
+        _project(tournament)
+        return event
+
+
+# --- results at a table ---------------------------------------------------------------------------
+
+def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool = False, player: str | None = None):
+    with transaction.atomic():
+        tournament = tournament_get(slug=slug, for_update=True)
+        _require_status(tournament, Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+        if organiser:
+            _require_organiser(tournament, user)
+        else:
+            _require_status(tournament, Tournament.Status.RUNNING)
+            if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
+                raise Conflict("results of this tournament come from its Snakepit matches", code="result/played_on_snakepit")
+            payload["by"] = _entry_for(tournament, user, player).player
+        event = _append(tournament, payload, actor=user)
+        _project(tournament)
+        return event
+
+
+def tournament_report(*, slug: str, user, match_key: str, ranks: list[int], games: list | None = None, player=None):
+    return _result_event(
+        slug, user, {"kind": "result_reported", "match_key": match_key, "ranks": ranks, "games": games}, player=player
+    )
+
+
+def tournament_confirm(*, slug: str, user, match_key: str, player=None):
+    return _result_event(slug, user, {"kind": "result_confirmed", "match_key": match_key}, player=player)
+
+
+def tournament_dispute(*, slug: str, user, match_key: str, reason: str, player=None):
+    return _result_event(
+        slug, user, {"kind": "result_disputed", "match_key": match_key, "reason": reason}, player=player
+    )
+
+
+def tournament_correct(*, slug: str, user, match_key: str, ranks: list[int], reason: str, games: list | None = None):
+    """The organiser settles a dispute or corrects any result; the earlier reports stay in the log."""
+    return _result_event(
+        slug, user,
+        {"kind": "result_corrected", "match_key": match_key, "ranks": ranks, "games": games, "reason": reason},
+        organiser=True,
+    )
+
+
+# --- projections --------------------------------------------------------------------------------
+
+def _project(tournament: Tournament) -> None:
+    projection = tournament_projection(tournament)
+    for player, status in projection["entries"].items():
+        tournament.entries.filter(player=player).exclude(status=status).update(status=status)
+    tournament.tables.all().delete()
+    TournamentTable.objects.bulk_create(TournamentTable(tournament=tournament, **row) for row in projection["tables"])
+    tournament.standings.all().delete()
+    TournamentStanding.objects.bulk_create(
+        TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=row)
+        for row in projection["standings"]
+    )

@@ -18,6 +18,7 @@ from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.ratsnake import money
+from engines.ratsnake.bots import HeuristicBot
 from engines.ratsnake.spec import MUST_CONTINUE, SILO_ANTE, SPEC, Options
 from engines.ratsnake.state import (
     CHECK_THE_SILO,
@@ -197,8 +198,6 @@ class RatSnake(Game[RatSnakeState]):
 
     # --- bots -------------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, Bot]:
-        from engines.ratsnake.bots import HeuristicBot
-
         return {"random": RandomBot(), "heuristic": HeuristicBot()}
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from decks import services as deck_services
+from decks.models import Deck, DeckVersion
 from engines.ragnguns import load_catalogue, load_prebuilt
-from tournaments import decks
-from tournaments.models import Deck, DeckVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -387,8 +387,8 @@ def test_a_deck_with_a_frozen_version_cannot_be_deleted(users, client_for):
     alice = client_for(users["alice"])
     deck = create(alice, {"gunslinger": "Buffalo Kid", "cards": legal_cards()})
     version = DeckVersion.objects.get(deck__share_id=deck["share_id"], number=1)
-    decks.deck_version_freeze(deck_version=version, purpose="tournament 1")
-    decks.deck_version_freeze(deck_version=version, purpose="tournament 1")
+    deck_services.deck_version_freeze(deck_version=version, purpose="tournament 1")
+    deck_services.deck_version_freeze(deck_version=version, purpose="tournament 1")
     url = f"/api/decks/{deck['share_id']}/"
     assert_error(alice.delete(url), 409, "deck/frozen")
     frozen = alice.get(f"{url}versions/1/").json()

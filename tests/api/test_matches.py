@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from matches.models import Match
 from tests.support import play_to_end
-from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
+from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_FLAGS = [

@@ -12,11 +12,11 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import ApplicationError
 from engines.registry import game_keys
+from matches.models import Match
 from ratings import selectors, services, skill, tasks
 from ratings.models import Ladder, LadderMatch, RatedMatch
-from snakepit.errors import ApplicationError
-from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
+from matches.models import Match
+from matches.selectors import match_verify
+from matches.tasks import matches_resume_stalled
 from ratings import selectors, services
 from ratings.models import RatedMatch, RatingChange
 from snakepit.processes import celery_process, private_broker, stop
 from tests.workers import wait_until
-from tournaments.models import Match
-from tournaments.selectors import match_verify
-from tournaments.services import matches_resume_stalled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

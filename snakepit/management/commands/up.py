@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.services import ladders_ensure_for_games
+from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 from snakepit.processes import celery_command
-from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
 
 
 class Command(BaseCommand):

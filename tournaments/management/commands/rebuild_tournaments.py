@@ -4,12 +4,12 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from tournaments.models import Tournament
-from tournaments.tournament_services import (
+from tournaments.selectors import (
     tournament_projection,
     tournament_projection_stored,
-    tournament_record_match,
     tournament_unrecorded_matches,
 )
+from tournaments.services import tournament_record_match
 
 
 class Command(BaseCommand):

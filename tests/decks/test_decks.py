@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import ApplicationError
+from decks import selectors as deck_selectors
+from decks import services as deck_services
+from decks.models import Deck, DeckVersion
+from decks.services import SHARE_ID_ALPHABET, SHARE_ID_LENGTH
 from engines.ragnguns import load_catalogue, load_prebuilt
-from snakepit.errors import ApplicationError
-from tournaments import decks
-from tournaments.decks import SHARE_ID_ALPHABET, SHARE_ID_LENGTH
-from tournaments.models import Deck, DeckVersion
 
 STAMPEDE = next(deck for deck in load_prebuilt() if deck.id == "stampede-at-dawn")
 SMOKING = next(deck for deck in load_prebuilt() if deck.id == "smoking-barrels")  # Gatling Gun: not Frontier
@@ -39,16 +40,16 @@ def raises(code: str, status: int):
 
 
 def save(owner, cards=None, *, name="Stampede", format_key="standard", gunslinger="buffalo-kid"):
-    return decks.deck_create(
+    return deck_services.deck_create(
         owner=owner, name=name, format_key=format_key, gunslinger=gunslinger, cards=cards or legal_cards()
     )
 
 
 class TestCheck:
     def test_ids_names_case_and_accents_give_one_normalised_deck(self):
-        by_id = decks.deck_check(format_key="standard", gunslinger="buffalo-kid", cards=legal_cards())
+        by_id = deck_selectors.deck_check(format_key="standard", gunslinger="buffalo-kid", cards=legal_cards())
         names = [load_catalogue().get(card_id).name.upper() for card_id in legal_cards()]
-        by_name = decks.deck_check(format_key="standard", gunslinger="  buffalo KID ", cards=names)
+        by_name = deck_selectors.deck_check(format_key="standard", gunslinger="  buffalo KID ", cards=names)
         assert by_id.legal and by_name.legal
         assert (
             by_id.deck()
@@ -60,7 +61,7 @@ class TestCheck:
                 "cards": sorted(legal_cards()),
             }
         )
-        accented = decks.deck_check(
+        accented = deck_selectors.deck_check(
             format_key="standard", gunslinger="jenny james", cards=["SENORITA ROSA", "Señorita Rosa"]
         )
         assert accented.deck()["cards"] == ["senorita-rosa", "senorita-rosa"]
@@ -68,7 +69,7 @@ class TestCheck:
 
     def test_a_pasted_list_reports_text_problems_with_their_lines_first(self):
         text = "# my deck\nGunslinger: Buffalo Kid\n2 Machete\n42\nWhip x1   # cheap\n"
-        result = decks.deck_check(format_key=None, text=text)
+        result = deck_selectors.deck_check(format_key=None, text=text)
         codes = [v["code"] for v in result.violations]
         assert codes[0] == "text/unparsable_line" and result.violations[0]["line"] == 4
         assert {"deck/wrong_size", "deck/duplicate_name"} <= set(codes)
@@ -76,10 +77,10 @@ class TestCheck:
 
     def test_the_format_comes_from_the_argument_else_the_text_else_standard(self):
         text = "Format: Frontier\nGunslinger: Buffalo Kid\n" + "\n".join(SMOKING.cards)
-        assert decks.deck_check(text=text).deck()["format"] == "frontier"
-        assert "deck/banned" in [v["code"] for v in decks.deck_check(text=text).violations]
-        assert decks.deck_check(format_key="standard", text=text).legal
-        assert decks.deck_check(cards=legal_cards(), gunslinger="buffalo-kid").deck()["format"] == "standard"
+        assert deck_selectors.deck_check(text=text).deck()["format"] == "frontier"
+        assert "deck/banned" in [v["code"] for v in deck_selectors.deck_check(text=text).violations]
+        assert deck_selectors.deck_check(format_key="standard", text=text).legal
+        assert deck_selectors.deck_check(cards=legal_cards(), gunslinger="buffalo-kid").deck()["format"] == "standard"
 
     @pytest.mark.parametrize(
         ("arguments", "code"),
@@ -100,7 +101,7 @@ class TestCheck:
     )
     def test_input_that_is_not_a_deck_is_refused_with_a_400(self, arguments, code):
         with raises(code, 400):
-            decks.deck_check(**arguments)
+            deck_selectors.deck_check(**arguments)
 
 
 @pytest.mark.django_db
@@ -119,22 +120,22 @@ class TestSavedDecks:
         version = save(users["alice"], illegal_cards())
         assert not version.legal
         assert [v["code"] for v in version.violations] == ["deck/duplicate_name"]
-        assert decks.deck_list_for_owner(owner=users["alice"]).get().legal is False
+        assert deck_selectors.deck_list_for_owner(owner=users["alice"]).get().legal is False
 
     def test_an_edit_is_a_new_version_and_the_old_one_stays(self, users):
         first = save(users["alice"], illegal_cards())
         share_id = first.deck.share_id
-        second = decks.deck_update(share_id=share_id, user=users["alice"], cards=legal_cards())
+        second = deck_services.deck_update(share_id=share_id, user=users["alice"], cards=legal_cards())
         assert (second.number, second.legal) == (2, True)
         first.refresh_from_db()
         assert first.cards == sorted([*legal_cards()[:-1], "machete"])
         assert not first.legal and first.number == 1
-        assert decks.deck_version_get(deck=first.deck).pk == second.pk
-        assert list(decks.deck_versions(deck=first.deck).values_list("number", flat=True)) == [1, 2]
+        assert deck_selectors.deck_version_get(deck=first.deck).pk == second.pk
+        assert list(deck_selectors.deck_versions(deck=first.deck).values_list("number", flat=True)) == [1, 2]
 
     def test_only_the_format_re_checks_the_same_deck_in_a_new_version(self, users):
         version = save(users["alice"], list(SMOKING.cards))
-        frontier = decks.deck_update(
+        frontier = deck_services.deck_update(
             share_id=version.deck.share_id, user=users["alice"], format_key="frontier"
         )
         assert (frontier.number, frontier.format, frontier.legal) == (2, "frontier", False)
@@ -142,7 +143,7 @@ class TestSavedDecks:
 
     def test_a_rename_or_the_same_deck_again_adds_no_version(self, users):
         version = save(users["alice"])
-        same = decks.deck_update(
+        same = deck_services.deck_update(
             share_id=version.deck.share_id,
             user=users["alice"],
             name="Renamed",
@@ -152,7 +153,7 @@ class TestSavedDecks:
 
     def test_a_new_gunslinger_alone_keeps_the_cards(self, users):
         version = save(users["alice"])
-        jenny = decks.deck_update(
+        jenny = deck_services.deck_update(
             share_id=version.deck.share_id, user=users["alice"], gunslinger="Jenny James"
         )
         assert jenny.number == 2 and jenny.cards == version.cards
@@ -163,32 +164,32 @@ class TestSavedDecks:
     def test_only_the_owner_edits_or_deletes(self, users):
         share_id = save(users["alice"]).deck.share_id
         with raises("deck/not_yours", 403):
-            decks.deck_update(share_id=share_id, user=users["bob"], name="mine now")
+            deck_services.deck_update(share_id=share_id, user=users["bob"], name="mine now")
         with raises("deck/not_yours", 403):
-            decks.deck_delete(share_id=share_id, user=users["bob"])
+            deck_services.deck_delete(share_id=share_id, user=users["bob"])
         with raises("deck/not_found", 404):
-            decks.deck_get_by_share_id(share_id="nosuchdeck")
-        decks.deck_delete(share_id=share_id, user=users["alice"])
+            deck_selectors.deck_get_by_share_id(share_id="nosuchdeck")
+        deck_services.deck_delete(share_id=share_id, user=users["alice"])
         assert not Deck.objects.exists() and not DeckVersion.objects.exists()
 
     def test_a_malformed_edit_writes_nothing(self, users):
         version = save(users["alice"])
         with raises("deck/unknown_format", 400):
-            decks.deck_update(
+            deck_services.deck_update(
                 share_id=version.deck.share_id, user=users["alice"], name="x", format_key="modern"
             )
         assert DeckVersion.objects.count() == 1 and Deck.objects.get().name == "Stampede"
 
     def test_a_deck_from_text_keeps_its_text_and_takes_its_name(self, users):
         text = "Deck: Pasted Stampede\nGunslinger: Buffalo Kid\n" + "\n".join(legal_cards())
-        version = decks.deck_create(owner=users["alice"], text=text)
+        version = deck_services.deck_create(owner=users["alice"], text=text)
         assert version.source_text == text and version.deck.name == "Pasted Stampede" and version.legal
 
     def test_export_reads_back_as_the_same_deck(self, users):
         version = save(users["alice"], illegal_cards(), format_key="frontier", name="Two machetes")
-        text = decks.deck_export_text(deck=version.deck, version=version)
+        text = deck_selectors.deck_export_text(deck=version.deck, version=version)
         assert text.startswith("# Two machetes\nFormat: frontier\nGunslinger: Buffalo Kid\n")
-        again = decks.deck_check(text=text)
+        again = deck_selectors.deck_check(text=text)
         assert again.deck()["cards"] == version.cards and again.deck()["format"] == "frontier"
         assert again.violations == version.violations
 
@@ -197,17 +198,17 @@ class TestSavedDecks:
 class TestFreezeAndEntry:
     def test_freezing_is_idempotent_and_records_every_purpose(self, users):
         version = save(users["alice"])
-        frozen = decks.deck_version_freeze(deck_version=version, purpose="tournament 7")
-        again = decks.deck_version_freeze(deck_version=version, purpose="tournament 7")
+        frozen = deck_services.deck_version_freeze(deck_version=version, purpose="tournament 7")
+        again = deck_services.deck_version_freeze(deck_version=version, purpose="tournament 7")
         assert frozen.frozen_at is not None and again.frozen_at == frozen.frozen_at
         assert again.frozen_for == "tournament 7"
-        ladder = decks.deck_version_freeze(deck_version=version, purpose="ladder standard")
+        ladder = deck_services.deck_version_freeze(deck_version=version, purpose="ladder standard")
         assert ladder.frozen_at == frozen.frozen_at and ladder.frozen_for.splitlines() == [
             "tournament 7",
             "ladder standard",
         ]
         with raises("deck/freeze_purpose_missing", 400):
-            decks.deck_version_freeze(deck_version=version, purpose="  ")
+            deck_services.deck_version_freeze(deck_version=version, purpose="  ")
 
     def test_a_saved_version_is_never_edited_in_place(self, users):
         version = save(users["alice"])
@@ -220,10 +221,10 @@ class TestFreezeAndEntry:
 
     def test_a_deck_with_a_frozen_version_cannot_be_deleted_but_can_be_edited(self, users):
         version = save(users["alice"])
-        decks.deck_version_freeze(deck_version=version, purpose="tournament 7")
+        deck_services.deck_version_freeze(deck_version=version, purpose="tournament 7")
         with raises("deck/frozen", 409):
-            decks.deck_delete(share_id=version.deck.share_id, user=users["alice"])
-        edited = decks.deck_update(share_id=version.deck.share_id, user=users["alice"], cards=illegal_cards())
+            deck_services.deck_delete(share_id=version.deck.share_id, user=users["alice"])
+        edited = deck_services.deck_update(share_id=version.deck.share_id, user=users["alice"], cards=illegal_cards())
         assert edited.number == 2
         frozen = DeckVersion.objects.get(pk=version.pk)
         assert (frozen.cards, frozen.legal, frozen.is_frozen) == (version.cards, True, True)
@@ -231,29 +232,29 @@ class TestFreezeAndEntry:
 
     def test_entry_gets_the_owners_legal_version(self, users):
         first = save(users["alice"])
-        second = decks.deck_update(share_id=first.deck.share_id, user=users["alice"], cards=illegal_cards())
+        second = deck_services.deck_update(share_id=first.deck.share_id, user=users["alice"], cards=illegal_cards())
         share_id = first.deck.share_id
-        assert decks.deck_version_for_entry(share_id=share_id, version=1, user=users["alice"]).pk == first.pk
+        assert deck_selectors.deck_version_for_entry(share_id=share_id, version=1, user=users["alice"]).pk == first.pk
         with raises("deck/illegal", 422) as refused:
-            decks.deck_version_for_entry(share_id=share_id, user=users["alice"])  # the current one: v2
+            deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"])  # the current one: v2
         assert [v["code"] for v in refused.error.extra["violations"]] == ["deck/duplicate_name"]
         assert refused.error.as_body()["violations"] == second.violations
         with raises("deck/not_yours", 403):
-            decks.deck_version_for_entry(share_id=share_id, version=1, user=users["bob"])
+            deck_selectors.deck_version_for_entry(share_id=share_id, version=1, user=users["bob"])
         with raises("deck/version_not_found", 404):
-            decks.deck_version_for_entry(share_id=share_id, version=3, user=users["alice"])
+            deck_selectors.deck_version_for_entry(share_id=share_id, version=3, user=users["alice"])
         with raises("deck/not_found", 404):
-            decks.deck_version_for_entry(share_id="nosuchdeck", user=users["alice"])
+            deck_selectors.deck_version_for_entry(share_id="nosuchdeck", user=users["alice"])
 
     def test_entry_judges_the_events_format_and_a_changed_catalogue_again(self, users):
         version = save(users["alice"], list(SMOKING.cards))
         share_id = version.deck.share_id
-        assert decks.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk
+        assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk
         with raises("deck/illegal", 422) as refused:
-            decks.deck_version_for_entry(share_id=share_id, user=users["alice"], format_key="frontier")
+            deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"], format_key="frontier")
         assert "deck/banned" in [v["code"] for v in refused.error.extra["violations"]]
         # Saved against an older catalogue and legal then: judged again against today's.
         DeckVersion.objects.filter(pk=version.pk).update(
             catalogue_version="2025.9", legal=False, violations=[]
         )
-        assert decks.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk
+        assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk

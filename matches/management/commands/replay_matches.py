@@ -7,8 +7,8 @@ from tqdm import tqdm
 
 from engines.registry import get_game
 from engines.replay import replay
-from tournaments.models import Match
-from tournaments.selectors import event_to_engine
+from matches.models import Match
+from matches.selectors import event_to_engine
 
 
 class Command(BaseCommand):

@@ -8,11 +8,10 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from api.serializers import MatchSerializer
+from api.matches import MatchSerializer
+from core.errors import Forbidden, NotFound
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
-from engines.registry import get_game
-from snakepit.errors import Forbidden, NotFound, Rejected
 
 
 class LadderSerializer(serializers.ModelSerializer):
@@ -128,18 +127,8 @@ class LadderViewSet(viewsets.GenericViewSet):
         bot = body.validated_data.get("bot", "")
         if bot and not _may_manage(request.user, ladder):
             raise Forbidden("only the ladder's organiser enters bots", code="ladder/not_organiser")
-        deck_version = None
-        if "deck" in body.validated_data and not get_game(ladder.game).spec.needs_deck:
-            raise Rejected(f"{ladder.game} is played without decks", code="entry/deck_not_needed")
-        if "deck" in body.validated_data:
-            from tournaments.decks import deck_version_for_entry, deck_version_freeze
-
-            deck_version = deck_version_freeze(
-                deck_version=deck_version_for_entry(share_id=body.validated_data["deck"], user=request.user),
-                purpose=f"ladder {ladder.slug}",
-            )
         entry = services.ladder_join(
-            ladder=ladder, user=None if bot else request.user, bot=bot, deck_version=deck_version
+            ladder=ladder, user=None if bot else request.user, bot=bot, deck_share_id=body.validated_data.get("deck")
         )
         row = next(row for row in selectors.leaderboard(ladder=ladder) if row["entry"] == entry.pk)
         return Response(EntrySerializer(row).data, status=status.HTTP_201_CREATED)
@@ -241,3 +230,9 @@ class LadderEntryViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = LadderEntryRowSerializer
     filterset_class = LadderEntryFilter
     permission_classes = [permissions.AllowAny]
+
+
+routes = [
+    ("ladders", LadderViewSet, "ladder"),
+    ("ladder-entries", LadderEntryViewSet, "ladder-entry"),
+]

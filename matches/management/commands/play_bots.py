@@ -9,10 +9,10 @@ from collections import defaultdict
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.errors import ApplicationError
 from engines.registry import game_keys, get_game
-from snakepit.errors import ApplicationError
-from tournaments.models import Match
-from tournaments.services import SeatSpec, match_create
+from matches.models import Match
+from matches.services import SeatSpec, match_create
 
 
 class Command(BaseCommand):

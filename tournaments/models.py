@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from tournaments.models.deck import DeckVersion
-from tournaments.models.match import Match
+from decks.models import DeckVersion
+from matches.models import Match
 
 
 class Tournament(models.Model):

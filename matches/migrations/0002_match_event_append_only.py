@@ -1,12 +1,12 @@
 """The database refuses to change or delete a match event, whoever asks: the ORM, raw SQL or a shell.
 
 TRUNCATE is left alone on PostgreSQL: it is not a row change an application makes by accident, and the
-test runner uses it to empty tables between tests. SQLite has no TRUNCATE: see event_log_guard.py.
+test runner uses it to empty tables between tests. SQLite has no TRUNCATE: see matches/event_log_guard.py.
 """
 
 from django.db import migrations
 
-TABLE = "tournaments_matchevent"
+TABLE = "matches_matchevent"
 
 POSTGRES_UP = f"""
 CREATE OR REPLACE FUNCTION snakepit_refuse_event_change() RETURNS trigger AS $$
@@ -26,7 +26,7 @@ DROP FUNCTION IF EXISTS snakepit_refuse_event_change();
 SQLITE_UP = [
     f"""CREATE TRIGGER match_event_no_update BEFORE UPDATE ON {TABLE}
         BEGIN SELECT RAISE(ABORT, 'match events are append-only: UPDATE refused'); END;""",
-    # snakepit_event_log_sealed(): see tournaments/event_log_guard.py.
+    # snakepit_event_log_sealed(): see matches/event_log_guard.py.
     f"""CREATE TRIGGER match_event_no_delete BEFORE DELETE ON {TABLE}
         WHEN snakepit_event_log_sealed() != 0
         BEGIN SELECT RAISE(ABORT, 'match events are append-only: DELETE refused'); END;""",
@@ -53,5 +53,5 @@ def uninstall(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0001_initial")]
+    dependencies = [("matches", "0001_initial")]
     operations = [migrations.RunPython(install, uninstall)]

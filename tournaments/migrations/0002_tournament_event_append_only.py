@@ -1,4 +1,5 @@
-"""Tournament events are append-only, exactly like match events (see 0002 and event_log_guard.py)."""
+"""Tournament events are append-only, exactly like match events (matches/migrations/0002 installs the
+PostgreSQL function this trigger calls; matches/event_log_guard.py the SQLite one)."""
 
 from django.db import migrations
 
@@ -38,5 +39,5 @@ def uninstall(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0004_tournaments")]
+    dependencies = [("tournaments", "0001_initial"), ("matches", "0002_match_event_append_only")]
     operations = [migrations.RunPython(install, uninstall)]

@@ -1,4 +1,5 @@
-"""The one error family of the service layer.
+"""The one error family of the service layer, below every app (engines keep their own, in
+`engines.errors`, and services translate them).
 
 Services raise an `ApplicationError` subclass with a stable, namespaced code; the API's exception
 handler renders it as HTTP `status` with the body `{"code": ..., "detail": ...}` plus any `extra`

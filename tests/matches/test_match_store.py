@@ -10,14 +10,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 
+from core.errors import ApplicationError
 from engines.chance import seed_commitment
 from engines.fairness import verify_log
 from engines.protocol import Event
 from engines.registry import get_game
-from snakepit.errors import ApplicationError
-from tournaments import selectors, services
-from tournaments.models import Match, MatchEvent
-from tournaments.services import SeatSpec
+from matches import selectors, services, store
+from matches.models import Match, MatchEvent
+from matches.services import SeatSpec
 
 NO_BETS = {"side_bets": False}
 SEED = b"fixed seed for the store tests"
@@ -181,14 +181,14 @@ class TestBotsAndWorkers:
         )
         # A worker that dies after its first committed chunk leaves exactly that prefix behind.
         with pytest.raises(RuntimeError), transaction.atomic():
-            services.match_advance(match_id=match.pk, chunk=10)
+            store.match_advance(match_id=match.pk, chunk=10)
             raise RuntimeError("worker killed")
         assert match.events.count() == 0
-        services.match_advance(match_id=match.pk, chunk=7)  # this run commits in chunks, then finishes
+        store.match_advance(match_id=match.pk, chunk=7)  # this run commits in chunks, then finishes
         match.refresh_from_db()
         assert match.is_finished
         total = match.events.count()
-        assert services.match_advance(match_id=match.pk) == 0  # a duplicate delivery finds nothing to do
+        assert store.match_advance(match_id=match.pk) == 0  # a duplicate delivery finds nothing to do
         assert match.events.count() == total
         assert list(match.events.values_list("seq", flat=True)) == list(range(1, total + 1))
 
@@ -254,6 +254,15 @@ class TestVerificationAndReplay:
             call_command("replay_matches")
         assert f"match {match.pk}" in capsys.readouterr().err
 
+    def test_verify_command_accepts_honest_matches_then_reports_a_swapped_seed(self, users, capsys):
+        match = self._finished()
+        call_command("verify_matches")
+        assert "All 1 finished match(es) verify" in capsys.readouterr().out
+        Match.objects.filter(pk=match.pk).update(seed=b"another seed of thirty-two bytes")
+        with pytest.raises(CommandError):
+            call_command("verify_matches", "--game", "rat-snake")
+        assert f"match {match.pk}:" in capsys.readouterr().err
+
     def test_state_is_rebuilt_from_the_log_when_the_cache_is_empty(self, users):
         from django.core.cache import cache
 
@@ -302,7 +311,7 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
 
     from django.utils import timezone
 
-    from tournaments import tasks
+    from matches import tasks
 
     queued = []
     monkeypatch.setattr(tasks.match_play, "delay", queued.append)
@@ -310,9 +319,9 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
         seed=SEED, game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="heuristic")], bots_play="caller"
     )
     waiting_for_people = human_match(users, "alice", "bob")
-    assert services.matches_resume_stalled() == []  # nothing is overdue yet
+    assert tasks.matches_resume_stalled() == []  # nothing is overdue yet
     later = timezone.now() + timedelta(minutes=10)
-    assert services.matches_resume_stalled(now=later) == [stalled.pk]
+    assert tasks.matches_resume_stalled(now=later) == [stalled.pk]
     assert queued == [stalled.pk] and waiting_for_people.pk not in queued
 
 

@@ -1,29 +1,26 @@
-"""Rag'n'Guns decks: checking a deck, and the saved, versioned, shareable decks of a player.
+"""Reads of Rag'n'Guns decks: checking a deck against a format, saved decks and their versions,
+text export, the version an entry may freeze, and the catalogue.
 
-Writes (`deck_create`, `deck_update`, `deck_delete`, `deck_version_freeze`) and reads (`deck_check`,
-`deck_get_by_share_id`, `deck_list_for_owner`, `deck_version_get`, `deck_export_text`,
-`deck_version_for_entry`, the catalogue reads) share this one module: they are one small domain.
 The rules are engines/ragnguns' (`check_deck`, `parse_deck_text`, `deck_to_text`); nothing here
-decides whether a deck is legal. This module only shapes the input, stores the result and guards
-ownership and frozen versions.
+decides whether a deck is legal. This module shapes the input, bounds it, and reads what is stored.
+Writes are in `decks.services`.
 
 Codes raised (docs/api-decks.md): `deck/no_cards`, `deck/ambiguous_input`, `deck/unknown_format`,
-`deck/too_large`, `deck/freeze_purpose_missing`, `catalogue/invalid_filter`, `request/invalid` (400);
-`deck/not_yours` (403); `deck/not_found`, `deck/version_not_found`, `card/not_found`,
-`prebuilt/not_found` (404); `deck/frozen` (409); `deck/illegal` (422). Rule violations are not
-errors: a check that finds them succeeded, and they come back as data.
+`deck/too_large`, `catalogue/invalid_filter`, `request/invalid` (400); `deck/not_yours` (403);
+`deck/not_found`, `deck/version_not_found`, `card/not_found`, `prebuilt/not_found` (404);
+`deck/illegal` (422). Rule violations are not errors: a check that finds them succeeded, and they
+come back as data.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.utils import timezone
 
+from core.errors import ApplicationError, Forbidden, NotFound, Rejected
+from decks.models import Deck, DeckVersion
 from engines.ragnguns import (
     Card,
     Catalogue,
@@ -40,8 +37,6 @@ from engines.ragnguns import (
     parse_deck_text,
 )
 from engines.ragnguns.catalogue import KEYWORDS, ORIGINS, TRAP_COST, TYPES
-from snakepit.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
-from tournaments.models import Deck, DeckVersion
 
 GAME = "ragnguns"
 DEFAULT_FORMAT = "standard"
@@ -51,11 +46,6 @@ DEFAULT_FORMAT = "standard"
 MAX_TEXT_LENGTH = 10_000
 MAX_ENTRIES = 100
 MAX_ENTRY_LENGTH = 100
-
-# Share ids: 10 characters from 56 letters and digits without look-alikes (0 O o 1 l I), about 58 bits.
-SHARE_ID_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
-SHARE_ID_LENGTH = 10
-
 
 class Malformed(ApplicationError):
     """The request is not a deck one can check: 400, whatever the rules would say."""
@@ -117,7 +107,7 @@ def format_get(*, key: str, status: int = 400) -> Format:
     return found
 
 
-def _check_entry(entry: str, where: str) -> None:
+def deck_entry_check(entry: str, where: str) -> None:
     if len(entry) > MAX_ENTRY_LENGTH:
         raise Malformed(
             f"{where}: a card name is at most {MAX_ENTRY_LENGTH} characters, got {len(entry)}",
@@ -162,7 +152,7 @@ def deck_check(
                 code="deck/too_large",
             )
         for entry in [parsed.gunslinger or "", *parsed.cards]:
-            _check_entry(entry, "the deck list")
+            deck_entry_check(entry, "the deck list")
         # Parsed above only to size it up and read its "Format:" line; check_deck_text parses again
         # (a few microseconds) so that text problems merge exactly as the library merges them.
         check = check_deck_text(catalogue, fmt, text)
@@ -182,21 +172,21 @@ def deck_check(
             f"the deck names {len(cards)} cards; at most {MAX_ENTRIES} are checked", code="deck/too_large"
         )
     for index, entry in enumerate([gunslinger or "", *cards]):
-        _check_entry(entry, "gunslinger" if index == 0 else f"cards[{index - 1}]")
+        deck_entry_check(entry, "gunslinger" if index == 0 else f"cards[{index - 1}]")
     fmt = format_get(key=format_key or DEFAULT_FORMAT)
-    return _check_cards(fmt, gunslinger, list(cards))
+    return deck_cards_check(fmt, gunslinger, list(cards))
 
 
-def _check_cards(fmt: Format, gunslinger: str | None, cards: list[str]) -> DeckCheckResult:
+def deck_cards_check(fmt: Format, gunslinger: str | None, cards: list[str]) -> DeckCheckResult:
     catalogue = catalogue_get()
     return DeckCheckResult(check_deck(catalogue, fmt, gunslinger, cards), catalogue.version)
 
 
-def _recheck(version: DeckVersion, fmt: Format) -> DeckCheckResult:
+def deck_version_recheck(version: DeckVersion, fmt: Format) -> DeckCheckResult:
     """A saved version checked again, today, in `fmt`: from its pasted list if it came as one."""
     if version.source_text:
         return deck_check(format_key=fmt.key, text=version.source_text)
-    return _check_cards(fmt, version.gunslinger or None, list(version.cards))
+    return deck_cards_check(fmt, version.gunslinger or None, list(version.cards))
 
 
 # -- reads of saved decks -------------------------------------------------------------------------
@@ -269,169 +259,6 @@ def deck_export_text(*, deck: Deck, version: DeckVersion) -> str:
     return "\n".join(head) + "\n" + body
 
 
-# -- writes ---------------------------------------------------------------------------------------
-
-
-def share_id_new() -> str:
-    return "".join(secrets.choice(SHARE_ID_ALPHABET) for _ in range(SHARE_ID_LENGTH))
-
-
-def _version_fields(result: DeckCheckResult) -> dict[str, Any]:
-    return {
-        "format": result.check.format,
-        "catalogue_version": result.catalogue_version,
-        "gunslinger": result.check.gunslinger or "",
-        "cards": list(result.check.cards),
-        "source_text": result.source_text,
-        "legal": result.legal,
-        "violations": result.violations,
-    }
-
-
-MAX_NAME_LENGTH = 100
-
-
-def _default_name(result: DeckCheckResult) -> str:
-    name = result.meta.get("deck") or result.meta.get("name") or result.meta.get("title") or ""
-    return " ".join(name.split())[:MAX_NAME_LENGTH]
-
-
-def _clean_name(name: str) -> str:
-    name = str(name).strip()
-    if len(name) > MAX_NAME_LENGTH:
-        raise Malformed(f"a deck name is at most {MAX_NAME_LENGTH} characters, got {len(name)}")
-    return name
-
-
-@transaction.atomic
-def deck_create(
-    *,
-    owner,
-    name: str = "",
-    format_key: str | None = None,
-    gunslinger: str | None = None,
-    cards: list[str] | None = None,
-    text: str | None = None,
-) -> DeckVersion:
-    """Save a new deck for `owner` and return its version 1.
-
-    The deck is checked first (`deck_check`: a malformed one is refused and nothing is written); an
-    illegal deck is saved all the same -- people save drafts -- with `legal=False` and its violations.
-    Without a `name`, a "Deck:"/"Name:" line of the pasted list names it.
-    """
-    result = deck_check(format_key=format_key, gunslinger=gunslinger, cards=cards, text=text)
-    for _ in range(5):
-        try:
-            # A savepoint, so that a share id collision (about 1 in 10^17) can simply be retried.
-            with transaction.atomic():
-                deck = Deck.objects.create(
-                    owner=owner,
-                    share_id=share_id_new(),
-                    name=_clean_name(name) or _default_name(result),
-                    game=GAME,
-                )
-            break
-        except IntegrityError:
-            continue
-    else:
-        raise ApplicationError("could not draw a free share id", code="deck/share_id_exhausted", status=500)
-    return DeckVersion.objects.create(deck=deck, number=1, **_version_fields(result))
-
-
-_UNSET: Any = object()
-
-
-@transaction.atomic
-def deck_update(
-    *,
-    share_id: str,
-    user,
-    name: str | None = None,
-    format_key: str | None = None,
-    gunslinger: str | None = _UNSET,
-    cards: list[str] | None = None,
-    text: str | None = None,
-) -> DeckVersion:
-    """Edit `user`'s deck: a changed deck becomes a new version n+1; the old ones stay as they are.
-
-    Whatever is not given keeps its current value: a new `format_key` alone re-checks the current
-    deck (its pasted list, if it came as one) in that format; `gunslinger` or `cards` alone replace
-    that part of the current deck; `text` replaces the whole deck. Every new version is re-checked
-    against today's catalogue and may be illegal. When nothing about the deck changes (only the
-    `name`, or the same deck sent again) no version is added and the current one is returned.
-    Holds the deck row's lock, so two edits never take the same number.
-    """
-    deck = deck_get_by_share_id(share_id=share_id, for_update=True)
-    _require_owner(deck, user)
-    current = deck_version_get(deck=deck)
-    format_key = format_key or current.format
-    if text is not None or cards is not None:
-        result = deck_check(
-            format_key=format_key,
-            text=text,
-            cards=cards,
-            gunslinger=(None if text is not None else current.gunslinger or None)
-            if gunslinger is _UNSET
-            else gunslinger,
-        )
-    elif gunslinger is not _UNSET:  # a new GUNSLINGER for the current cards
-        if gunslinger is not None and not isinstance(gunslinger, str):
-            raise Malformed('"gunslinger" must be a card id or name')
-        _check_entry(gunslinger or "", "gunslinger")
-        result = _check_cards(format_get(key=format_key), gunslinger, list(current.cards))
-    else:  # the same deck, perhaps in another format
-        result = _recheck(current, format_get(key=format_key))
-    fields = _version_fields(result)
-    unchanged = all(
-        getattr(current, key) == value for key, value in fields.items() if key not in ("legal", "violations")
-    )
-    if name is not None:
-        deck.name = _clean_name(name)
-    deck.save()  # updated_at moves even for a rename
-    if unchanged:
-        return current
-    return DeckVersion.objects.create(deck=deck, number=current.number + 1, **fields)
-
-
-@transaction.atomic
-def deck_delete(*, share_id: str, user) -> None:
-    """Delete `user`'s deck and all its versions, unless one of them is frozen (`deck/frozen`, 409):
-    a tournament or ladder entry points at it."""
-    deck = deck_get_by_share_id(share_id=share_id, for_update=True)
-    _require_owner(deck, user)
-    frozen = deck.versions.filter(frozen_at__isnull=False).order_by("number").first()
-    if frozen is not None:
-        purposes = ", ".join(frozen.frozen_for.splitlines()) or "entered"
-        raise Conflict(
-            f"version {frozen.number} of this deck is frozen ({purposes}); a frozen deck cannot be deleted",
-            code="deck/frozen",
-        )
-    deck.delete()
-
-
-@transaction.atomic
-def deck_version_freeze(*, deck_version: DeckVersion, purpose: str) -> DeckVersion:
-    """Mark a version frozen for `purpose` (e.g. "tournament 12"): it can then never be deleted.
-
-    Versions are never edited anyway (an edit adds a version); freezing only records that an entry
-    depends on this one. Idempotent: freezing again keeps the first `frozen_at`; a new purpose is
-    added to `frozen_for` (one a line), a known one changes nothing. Legality is the caller's
-    business: registration first asks `deck_version_for_entry`.
-    """
-    purpose = " ".join(str(purpose).split())
-    if not purpose:
-        raise Malformed("say what the version is frozen for", code="deck/freeze_purpose_missing")
-    version = DeckVersion.objects.select_for_update().get(pk=deck_version.pk)
-    purposes = version.frozen_for.splitlines()
-    if version.frozen_at is not None and purpose in purposes:
-        return version
-    if version.frozen_at is None:
-        version.frozen_at = timezone.now()
-    version.frozen_for = "\n".join([*purposes, purpose])
-    version.save(update_fields=["frozen_at", "frozen_for"])
-    return version
-
-
 def deck_version_for_entry(
     *, share_id: str, version: int | None = None, user, format_key: str | None = None
 ) -> DeckVersion:
@@ -444,13 +271,13 @@ def deck_version_for_entry(
     calls `deck_version_freeze` in the same transaction.
     """
     deck = deck_get_by_share_id(share_id=share_id)
-    _require_owner(deck, user)
+    deck_require_owner(deck, user)
     chosen = deck_version_get(deck=deck, number=version)
     catalogue = catalogue_get()
     fmt = format_get(key=format_key or chosen.format)
     legal, violations = chosen.legal, chosen.violations
     if chosen.catalogue_version != catalogue.version or fmt.key != chosen.format:
-        again = _recheck(chosen, fmt)
+        again = deck_version_recheck(chosen, fmt)
         legal, violations = again.legal, again.violations
     if not legal:
         raise Rejected(
@@ -462,7 +289,7 @@ def deck_version_for_entry(
     return chosen
 
 
-def _require_owner(deck: Deck, user) -> None:
+def deck_require_owner(deck: Deck, user) -> None:
     if user is None or not getattr(user, "is_authenticated", False) or deck.owner_id != user.pk:
         raise Forbidden(f"deck {deck.share_id} is not yours", code="deck/not_yours")
 
