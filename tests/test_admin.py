@@ -10,6 +10,7 @@ from django.urls import reverse
 from matches import services as match_services
 from matches.models import Match, MatchEvent
 from matches.services import SeatSpec
+from matches.store import match_advance
 from ratings import services as rating_services
 from ratings.models import Ladder
 from snakepit.demo import DEMO_USERNAME, demo_data_ensure
@@ -33,27 +34,24 @@ def world(operator, users):
 
     demo_data_ensure()
     deck_services.deck_create(owner=users["alice"], cards=["Machete"])
-    ladder = rating_services.ladder_create(game_key="rat-snake", name="Test ladder", options={"passes": 1})
-    for bot in ("random", "heuristic"):
-        rating_services.ladder_join(ladder=ladder, bot=bot)
-    for match in rating_services.ladder_round_create(ladder_id=ladder.pk).matches:
-        match_services_advance(match)
-        rating_services.ladder_match_rate(match_id=match.pk)
-    rating_services.ladder_season_close(ladder_id=ladder.pk)
-    tournament = tournament_services.tournament_create(
-        organiser=operator, name="Cup", game_key="rat-snake", format="round_robin", options={"passes": 1}
-    )
-    tournament_services.tournament_open(slug=tournament.slug, user=operator)
-    for bot in ("random", "heuristic"):
-        tournament_services.tournament_register(slug=tournament.slug, user=operator, bot=bot)
-    tournament_services.tournament_start(slug=tournament.slug, user=operator)
-    return {"ladder": ladder, "tournament": tournament}
-
-
-def match_services_advance(match: Match) -> None:
-    from matches.store import match_advance
-
-    match_advance(match_id=match.pk)
+    # Two of each, so that the admin's ladder and tournament filters have a choice to offer.
+    ladders = [rating_services.ladder_create(game_key="rat-snake", name=name, options={"passes": 1}) for name in ("Dens", "Pits")]
+    for ladder in ladders:
+        for bot in ("random", "heuristic"):
+            rating_services.ladder_join(ladder=ladder, bot=bot)
+        for match in rating_services.ladder_round_create(ladder_id=ladder.pk).matches:
+            match_advance(match_id=match.pk)
+            rating_services.ladder_match_rate(match_id=match.pk)
+    rating_services.ladder_season_close(ladder_id=ladders[0].pk)
+    for name in ("Cup", "Shield"):
+        tournament = tournament_services.tournament_create(
+            organiser=operator, name=name, game_key="rat-snake", format="round_robin", options={"passes": 1}
+        )
+        tournament_services.tournament_open(slug=tournament.slug, user=operator)
+        for bot in ("random", "heuristic"):
+            tournament_services.tournament_register(slug=tournament.slug, user=operator, bot=bot)
+        tournament_services.tournament_start(slug=tournament.slug, user=operator)
+    return {"ladder": ladders[0]}
 
 
 def test_every_model_of_every_app_is_registered():
@@ -78,6 +76,13 @@ def test_a_staff_user_browses_every_list_and_every_record(client, operator, worl
             assert page.status_code == 200, f"{model.__name__} {record.pk}: {page.status_code}"
     searched = client.get(reverse("admin:matches_match_changelist"), {"q": "heuristic", "game": "rat-snake"})
     assert searched.status_code == 200 and b"rat-snake" in searched.content
+    listing = client.get(reverse("admin:matches_match_changelist"))
+    # Django shows a filter once it has two choices; these are its filters, shown or not.
+    assert {str(spec.title) for spec in listing.context["cl"].filter_specs} >= {"game", "status", "ladder", "tournament"}
+    ladder = world["ladder"]
+    by_ladder = client.get(reverse("admin:matches_match_changelist"), {"ladder_match__round__ladder__id__exact": ladder.pk})
+    shown = by_ladder.context["cl"].result_list
+    assert {match.pk for match in shown} == set(Match.objects.filter(ladder_match__round__ladder=ladder).values_list("pk", flat=True))
 
 
 @pytest.mark.parametrize("model", [MatchEvent, TournamentEvent])
