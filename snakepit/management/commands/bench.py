@@ -1,47 +1,56 @@
-"""Print the service's performance figures (never asserts; see snakepit/bench.py)."""
+"""Print the service's performance figures (never asserts; see snakepit/bench/)."""
 
 from __future__ import annotations
 
+import json
+import sys
+from importlib import import_module
+
 from django.core.management.base import BaseCommand
-from django.db import connection
 from tqdm import tqdm
 
-from snakepit import bench
+import snakepit.bench
+from snakepit.bench.isolation import throwaway_database
+
+# Areas in the order they run; those that write run inside the throwaway database.
+PURE_AREAS = ("engines", "decks", "ratings", "tournaments")
+WRITING_AREAS = ("store", "workers")
 
 
 class Command(BaseCommand):
-    help = "Measure engines, replay and the event store; print figures."
+    help = "Measure engines, replay, the event store, workers, tournaments and ratings; print figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("--seconds", type=float, default=bench.BENCH_SECONDS, help="Time per figure.")
-        parser.add_argument("--skip-store", action="store_true", help="Skip the database figures.")
+        parser.add_argument("--seconds", type=float, default=snakepit.bench.BENCH_SECONDS, help="Time per figure.")
+        parser.add_argument("--skip-store", action="store_true", help="Skip the figures that need a database.")
+        parser.add_argument("--only", nargs="+", choices=PURE_AREAS + WRITING_AREAS, help="Only these areas.")
+        parser.add_argument("--json", action="store_true", help="Print one JSON object {key: value} (progress on stderr).")
 
-    def handle(self, *args, seconds: float, skip_store: bool, **_):
-        bench.BENCH_SECONDS = seconds
-        sections = [
-            ("engines", bench.engine_figures),
-            ("decks", bench.deck_figures),
-            ("ratings", bench.rating_figures),
-            ("tournaments", bench.tournament_figures),
-        ]
-        if not skip_store:
-            sections.append(("store", self._store_figures))
-        rows = []
-        for _, measure in tqdm(sections, desc="Benchmarking", unit="section"):
-            rows.extend(measure())
-        width = max(len(name) for name, _, _ in rows)
-        self.stdout.write(f"\n{'figure':<{width}}  {'value':>12}  unit")
-        for name, value, unit in rows:
-            shown = f"{value:>12.3f}" if unit == "s" else f"{value:>12,.0f}"
-            self.stdout.write(f"{name:<{width}}  {shown}  {unit}")
+    def handle(self, *args, seconds: float, skip_store: bool, only: list[str] | None, json: bool, **_):
+        snakepit.bench.BENCH_SECONDS = seconds
+        pure = [area for area in PURE_AREAS if not only or area in only]
+        writing = [] if skip_store else [area for area in WRITING_AREAS if not only or area in only]
+        figures = []
+        with tqdm(total=len(pure) + len(writing), desc="Benchmarking", unit="area", file=sys.stderr) as progress:
+            for area in pure:
+                progress.set_postfix_str(area)
+                figures.extend(import_module(f"snakepit.bench.{area}").figures())
+                progress.update()
+            if writing:
+                with throwaway_database():
+                    for area in writing:
+                        progress.set_postfix_str(area)
+                        figures.extend(import_module(f"snakepit.bench.{area}").figures())
+                        progress.update()
+        if json:
+            self.stdout.write(_json_dumps({figure.key: figure.value for figure in figures}))
+            return
+        width = max(len(figure.label) for figure in figures)
+        self.stdout.write(f"\n{'figure':<{width}}  {'value':>12}  unit  key")
+        for figure in figures:
+            shown = f"{figure.value:>12.3f}" if figure.unit == "s" else f"{figure.value:>12,.0f}"
+            self.stdout.write(f"{figure.label:<{width}}  {shown}  {figure.unit}  {figure.key}")
 
-    def _store_figures(self):
-        # The store figures write real matches, so they run in a throwaway test database of the same
-        # kind as the configured one (PostgreSQL or SQLite) and leave the real one untouched.
-        old_name = connection.settings_dict["NAME"]
-        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        try:
-            return bench.store_figures() + bench.worker_figures()
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0)
 
+def _json_dumps(value) -> str:
+    return json.dumps(value, indent=2, sort_keys=True)
