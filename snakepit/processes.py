@@ -45,7 +45,7 @@ def private_broker(folder: Path) -> Iterator[dict[str, str]]:
     folders = {name: folder / name for name in ("queue", "processed", "control")}
     for path in folders.values():
         path.mkdir(parents=True, exist_ok=True)
-    _drop_connections(app)
+    drop_broker_connections(app)
     app.conf.broker_transport_options = {
         **original,
         "data_folder_in": str(folders["queue"]),
@@ -56,11 +56,11 @@ def private_broker(folder: Path) -> Iterator[dict[str, str]]:
     try:
         yield {**env, "SNAKEPIT_BROKER_DIR": str(folder)}
     finally:
-        _drop_connections(app)
+        drop_broker_connections(app)
         app.conf.broker_transport_options = original
 
 
-def _drop_connections(app) -> None:
+def drop_broker_connections(app) -> None:
     """Forget pooled broker connections and producers, so the next send uses the current options."""
     from kombu import pools
 

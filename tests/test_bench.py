@@ -10,11 +10,11 @@ from django.core.management import call_command
 from engines.registry import game_keys
 
 
-def test_bench_json_prints_the_engine_and_pure_figures_under_their_stable_keys():
+def test_bench_json_prints_the_engine_and_deck_figures_under_their_stable_keys():
     out = StringIO()
-    call_command("bench", "--json", "--seconds", "0.05", "--only", "engines", "decks", "ratings", stdout=out)
+    call_command("bench", "--json", "--seconds", "0.05", "--only", "engines", "decks", stdout=out)
     figures = json.loads(out.getvalue())
-    expected = {"decks.api_checks_per_s", "ratings.openskill_2p_per_s"}
+    expected = {"decks.api_checks_per_s", "decks.validator_checks_per_s"}
     for key in game_keys():
         expected |= {f"engine.{key}.playouts_per_s", f"engine.{key}.replay_events_per_s"}
     assert expected <= set(figures)

@@ -12,7 +12,8 @@ from matches.models import Match
 from matches.services import SeatSpec, match_create
 from matches.tasks import match_play
 from snakepit.bench import Figure
-from snakepit.processes import celery_process, private_broker
+from snakepit.bench.isolation import bench_broker
+from snakepit.processes import celery_process
 
 
 def figures(matches: int = 30) -> list[Figure]:
@@ -25,7 +26,7 @@ def figures(matches: int = 30) -> list[Figure]:
             ).pk
             for _ in range(matches)
         ]
-        with tempfile.TemporaryDirectory() as folder, private_broker(Path(folder)) as env:
+        with tempfile.TemporaryDirectory() as folder, bench_broker(Path(folder)) as env:
             logs = [Path(folder) / f"worker-{n}.log" for n in range(workers)]
             with ExitStack() as stack:
                 for log in logs:

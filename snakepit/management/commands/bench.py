@@ -13,8 +13,8 @@ import snakepit.bench
 from snakepit.bench.isolation import throwaway_database
 
 # Areas in the order they run; those that write run inside the throwaway database.
-PURE_AREAS = ("engines", "decks", "ratings", "tournaments")
-WRITING_AREAS = ("store", "workers")
+PURE_AREAS = ("engines", "decks")
+WRITING_AREAS = ("ratings", "tournaments", "store", "workers")
 
 
 class Command(BaseCommand):
