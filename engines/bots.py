@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import random
 
-from engines.protocol import Action, Bot, View
+from engines.protocol import Action, Bot, Turn
 
 
 class RandomBot(Bot):
-    """Picks uniformly among the legal actions: the baseline every heuristic must beat."""
+    """Picks uniformly among the legal actions: the baseline every heuristic must beat. It never
+    reads its view, so it never pays for one."""
 
     name = "random"
 
-    def act(self, *, view: View, legal_actions: list[Action], seat: int, rng: random.Random) -> Action:
-        if not legal_actions:
+    def act(self, turn: Turn, rng: random.Random) -> Action:
+        actions = turn.legal_actions
+        if not actions:
             raise ValueError("a bot was asked to act with no legal action")
-        return rng.choice(legal_actions)
+        return rng.choice(actions)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal
 
@@ -57,11 +58,8 @@ class ChanceRequest:
             raise IllegalAction("a chance outcome is a JSON object", code="chance/malformed")
         if self.kind == "dice":
             values = outcome.get("dice")
-            if (
-                not isinstance(values, list)
-                or len(values) != self.count
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)
-                or not all(1 <= v <= self.sides for v in values)
+            if type(values) is not list or len(values) != self.count or not all(
+                type(v) is int and 1 <= v <= self.sides for v in values
             ):
                 raise IllegalAction(
                     f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range"
@@ -83,12 +81,14 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+_FOUR_WORDS = struct.Struct(">4Q")
+
+
 def _words(seed: bytes, seq: int) -> Iterator[int]:
     block = 0
     while True:
-        digest = hmac.new(seed, f"snakepit/v1/{seq}/{block}".encode(), hashlib.sha256).digest()
-        for offset in range(0, 32, 8):
-            yield int.from_bytes(digest[offset : offset + 8], "big")
+        # hmac.digest is the one-shot (C) form of hmac.new(...).digest(): the same bytes, faster.
+        yield from _FOUR_WORDS.unpack(hmac.digest(seed, f"snakepit/v1/{seq}/{block}".encode(), "sha256"))
         block += 1
 
 

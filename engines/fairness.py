@@ -69,7 +69,6 @@ def verify_log(
         if not result.ok:
             problems.append(f"event {seq}: does not apply ({result.failure.code})")
             break
-        state = result.state
         replayed += 1
     outcome = game.outcome(state)
     if (outcome.to_json() if outcome else None) != recorded_outcome:

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from engines.bots import RandomBot
 from engines.chance import draw
-from engines.protocol import Bot, Event, Game
+from engines.protocol import Bot, Event, Game, Turn
 
 
 def playout(
@@ -34,10 +34,7 @@ def playout(
             event = Event.chance_outcome(draw(seed, seq, game.chance_request(state)))
         else:
             seat = min(decision.seats)
-            action = bots[seat].act(
-                view=game.view(state, seat), legal_actions=game.legal_actions(state, seat), seat=seat, rng=rng
-            )
-            event = Event.action(seat, action)
-        state = game.apply(state, event)
+            event = Event.action(seat, bots[seat].act(Turn(game, state, seat), rng))
+        game.apply(state, event)
         log.append(event)
     raise RuntimeError(f"{game.spec.key}: no end after {max_events} events")

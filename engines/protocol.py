@@ -1,10 +1,13 @@
 """The one protocol every game engine implements (see docs/engines.md).
 
-Modelled on OpenSpiel's Game/State split, in a functional shape: a `Game` is a stateless object whose
-methods take an immutable state and return a new one. Whoever must decide next is a `Decision`: one
-seat, several seats committing face down at once, a response window any listed seat may answer, or
-*chance*. Everything that changes a state is an `Event` (a seat's action, a chance outcome, or a
-forfeit the service records), so a match is exactly its event log.
+Modelled on OpenSpiel's Game/State split: a `Game` is a stateless object of rules, and a state is a
+mutable `EngineState` owned by whoever holds it. `Game.apply(state, event)` advances the state in
+place; `state.clone()` is the cheap, independent copy for a caller that must keep the old one.
+Whoever must decide next is a `Decision` (one seat, several seats committing face down at once, a
+response window any listed seat may answer, or *chance*), computed once per state and cached on it.
+Everything that changes a state is an `Event` (a seat's action, a chance outcome, or a forfeit the
+service records), so a match is exactly its event log. Bots are handed a `Turn`, whose view and
+legal actions are computed only if the bot reads them.
 
 Engines import nothing from Django, do no I/O, read no clock and use no global random.
 """
@@ -13,15 +16,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, Mapping, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Generic, Literal, Mapping, TypeVar
 
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction, InvalidOptions, InvalidSeats
 
 Action = dict[str, Any]  # a JSON object; always has a "type"
 View = dict[str, Any]  # a JSON object
-S = TypeVar("S")
+S = TypeVar("S", bound="EngineState")
 
 EventKind = Literal["action", "chance", "forfeit"]
 DecisionKind = Literal["turn", "simultaneous", "response", "chance", "over"]
@@ -201,8 +204,42 @@ class Outcome:
         return {"ranks": list(self.ranks), "scores": list(self.scores), "reason": self.reason}
 
 
+def _as_dict(payload: Any) -> dict[str, Any] | None:
+    """An event's payload as the dict engines read (never copied when it is one already: engines
+    read payloads and never keep or change them); None when it is not a JSON object."""
+    if type(payload) is dict:
+        return payload
+    return dict(payload) if isinstance(payload, Mapping) else None
+
+
+@dataclass(slots=True, eq=False)
+class EngineState:
+    """The base of every engine's state: a mutable record that `Game.apply` advances in place.
+
+    `clone()` copies every field one level deep. An engine that keeps each field an immutable value
+    (numbers, strings, tuples, frozensets, frozen records), as Rat-Snake does, replaces fields rather
+    than editing them, and then this shallow copy is a whole, independent state; an engine that
+    edits a list or dict in place overrides `clone()` to copy it. `decision_cache` holds the
+    state's `Decision` once asked for; `Game.apply` clears it.
+    """
+
+    decision_cache: Decision | None = field(default=None, init=False, repr=False, compare=False)
+    _field_names: ClassVar[dict[type, tuple[str, ...]]] = {}
+
+    def clone(self: S) -> S:
+        cls = type(self)
+        names = EngineState._field_names.get(cls)
+        if names is None:
+            names = EngineState._field_names[cls] = tuple(f.name for f in fields(cls))
+        copy = object.__new__(cls)
+        for name in names:
+            object.__setattr__(copy, name, getattr(self, name))
+        return copy
+
+
 class Game(ABC, Generic[S]):
-    """A game's rules. Stateless: every method is a pure function of its arguments."""
+    """A game's rules. Stateless: every method is a function of its arguments; only `apply` changes
+    the state it is given, and only when it succeeds."""
 
     spec: GameSpec
 
@@ -217,9 +254,16 @@ class Game(ABC, Generic[S]):
         """Like `new_state`, with options already resolved and checked."""
 
     # --- asking -----------------------------------------------------------------------------------
-    @abstractmethod
     def decision(self, state: S) -> Decision:
-        """Who must act now."""
+        """Who must act now: computed once per state (`decide`), then read from the state."""
+        decision = state.decision_cache
+        if decision is None:
+            decision = state.decision_cache = self.decide(state)
+        return decision
+
+    @abstractmethod
+    def decide(self, state: S) -> Decision:
+        """Who must act now, worked out from the state (called once per state by `decision`)."""
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
@@ -246,42 +290,45 @@ class Game(ABC, Generic[S]):
         return None
 
     # --- changing ---------------------------------------------------------------------------------
-    def apply(self, state: S, event: Event) -> S:
-        """The state after `event`, or `IllegalAction` with a code; `state` itself never changes."""
-        decision = self.decision(state)
-        if event.kind == "forfeit":
-            if decision.kind == "over":
-                raise IllegalAction("the match is over", code="match/over")
-            if event.seat is None or not 0 <= event.seat < self.seat_count(state):
-                raise IllegalAction("a forfeit names a seat", code="forfeit/unknown_seat")
-            return self.apply_forfeit(state, event.seat, str(event.payload.get("reason", "")))
+    def apply(self, state: S, event: Event) -> None:
+        """Advance `state` in place by `event`, or raise `IllegalAction` with a code and leave `state`
+        exactly as it was: every check comes before the first change (the conformance suite holds
+        each engine to it). Keep a `clone()` first when the state before is still needed."""
+        decision = state.decision_cache or self.decision(state)
         if decision.kind == "over":
             raise IllegalAction("the match is over", code="match/over")
-        if event.kind == "chance":
+        kind, payload = event.kind, _as_dict(event.payload)
+        if kind == "action":
+            if decision.kind == "chance":
+                raise IllegalAction("waiting for a chance outcome", code="turn/chance_pending")
+            if event.seat not in decision.seats:
+                raise IllegalAction(f"seat {event.seat} is not to act now", code="turn/not_your_turn")
+            if payload is None or not isinstance(payload.get("type"), str):
+                raise IllegalAction('an action is a JSON object with a "type"', code="action/malformed")
+            self.apply_action(state, event.seat, payload)
+        elif kind == "chance":
             if decision.kind != "chance":
                 raise IllegalAction("no chance outcome is expected now", code="chance/not_expected")
-            request = self.chance_request(state)
-            request.check(dict(event.payload))
-            return self.apply_chance(state, dict(event.payload))
-        if event.kind != "action":
-            raise IllegalAction(f"unknown event kind {event.kind!r}", code="event/unknown_kind")
-        if decision.kind == "chance":
-            raise IllegalAction("waiting for a chance outcome", code="turn/chance_pending")
-        if event.seat not in decision.seats:
-            raise IllegalAction(f"seat {event.seat} is not to act now", code="turn/not_your_turn")
-        if not isinstance(event.payload, Mapping) or not isinstance(event.payload.get("type"), str):
-            raise IllegalAction('an action is a JSON object with a "type"', code="action/malformed")
-        return self.apply_action(state, event.seat, dict(event.payload))
+            self.chance_request(state).check(payload)
+            self.apply_chance(state, payload)
+        elif kind == "forfeit":
+            if event.seat is None or not 0 <= event.seat < self.seat_count(state):
+                raise IllegalAction("a forfeit names a seat", code="forfeit/unknown_seat")
+            self.apply_forfeit(state, event.seat, str((payload or {}).get("reason", "")))
+        else:
+            raise IllegalAction(f"unknown event kind {kind!r}", code="event/unknown_kind")
+        state.decision_cache = None
 
     @abstractmethod
-    def apply_action(self, state: S, seat: int, action: Action) -> S:
-        """Apply a seat's action; called only when `seat` is among those deciding."""
+    def apply_action(self, state: S, seat: int, action: Action) -> None:
+        """Apply a seat's action in place; called only when `seat` is among those deciding. Check
+        everything before changing anything."""
 
-    def apply_chance(self, state: S, outcome: dict[str, Any]) -> S:
+    def apply_chance(self, state: S, outcome: dict[str, Any]) -> None:
         raise IllegalAction("this game has no chance", code="chance/not_expected")
 
     @abstractmethod
-    def apply_forfeit(self, state: S, seat: int, reason: str) -> S:
+    def apply_forfeit(self, state: S, seat: int, reason: str) -> None:
         """End the match (or drop the seat, where the game goes on without it) with `seat` ranked last."""
 
     @abstractmethod
@@ -298,11 +345,37 @@ class Game(ABC, Generic[S]):
         """The built-in bots by name; every game has at least `random` (`engines.bots.RandomBot`)."""
 
 
+class Turn:
+    """What a bot is told when it must act: its seat, the decision, and its view and legal actions,
+    each computed the first time the bot reads it (a random bot never pays for a view)."""
+
+    __slots__ = ("seat", "decision", "_game", "_state", "_view", "_legal_actions")
+
+    def __init__(self, game: Game, state: EngineState, seat: int) -> None:
+        self.seat = seat
+        self.decision = game.decision(state)
+        self._game, self._state = game, state
+        self._view: View | None = None
+        self._legal_actions: list[Action] | None = None
+
+    @property
+    def view(self) -> View:
+        if self._view is None:
+            self._view = self._game.view(self._state, self.seat)
+        return self._view
+
+    @property
+    def legal_actions(self) -> list[Action]:
+        if self._legal_actions is None:
+            self._legal_actions = self._game.legal_actions(self._state, self.seat)
+        return self._legal_actions
+
+
 class Bot(ABC):
     """A built-in player. It sees only its seat's view, like any client of the API would."""
 
     name: str
 
     @abstractmethod
-    def act(self, *, view: View, legal_actions: list[Action], seat: int, rng: random.Random) -> Action:
-        """One of `legal_actions`; `rng` is a seeded generator handed in by the caller."""
+    def act(self, turn: Turn, rng: random.Random) -> Action:
+        """One of `turn.legal_actions`; `rng` is a seeded generator handed in by the caller."""

@@ -27,11 +27,12 @@ class ReplayResult(Generic[S]):
 
 
 def replay_from(game: Game[S], state: S, events: Iterable[Event]) -> ReplayResult[S]:
-    """Apply `events` in order to `state`, stopping at the first illegal one."""
+    """Apply `events` in order to `state`, advancing it in place (clone it first to keep it), and stop
+    at the first illegal one, which leaves the state as the events before it made it."""
     applied = 0
     for event in events:
         try:
-            state = game.apply(state, event)
+            game.apply(state, event)
         except IllegalAction as failure:
             return ReplayResult(state, applied, failure)
         applied += 1

@@ -97,7 +97,8 @@ def match_snapshot_remember(match: Match, snapshot: MatchSnapshot) -> None:
     that then rolls back would stand for a sequence number whose event is written differently later.
     The log stays the truth; a lost or evicted entry only costs a replay."""
     key = _cache_key(match, snapshot.seq)
-    transaction.on_commit(lambda: cache.set(key, snapshot.state, timeout=3600))
+    state = snapshot.state.clone()  # the caller goes on advancing its own state in place
+    transaction.on_commit(lambda: cache.set(key, state, timeout=3600))
 
 
 def match_seat_indices(match: Match, user) -> list[int]:
@@ -146,7 +147,7 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
                 }
             )
         if not finished:
-            state = game.apply(state, event)
+            game.apply(state, event)
     return listing
 
 

@@ -157,7 +157,7 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
         )
     game = get_game(match.game)
     try:
-        state = game.apply(snapshot.state, Event.action(seat, action))
+        game.apply(state := snapshot.state, Event.action(seat, action))
     except IllegalAction as error:
         raise _engine_error(error) from None
     event = event_append(match, snapshot.seq + 1, Event.action(seat, action), actor=user, idempotency_key=idempotency_key)
@@ -194,7 +194,7 @@ def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> Append
     snapshot = match_snapshot(match)
     forfeit = Event.forfeit(seat, reason)
     try:
-        state = game.apply(snapshot.state, forfeit)
+        game.apply(state := snapshot.state, forfeit)
     except IllegalAction as error:
         raise _engine_error(error) from None
     event = event_append(match, snapshot.seq + 1, forfeit, actor=user)

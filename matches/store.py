@@ -19,7 +19,7 @@ from django.utils import timezone
 from core.errors import ApplicationError
 from engines.chance import draw
 from engines.errors import IllegalAction
-from engines.protocol import Event, Game
+from engines.protocol import Event, Game, Turn
 from engines.registry import get_game
 from matches.models import Match, MatchEvent
 from matches.selectors import MatchSnapshot, match_get, match_snapshot, match_snapshot_remember
@@ -92,12 +92,12 @@ def chance_and_bots_play(
             break
         if decision.kind == "chance":
             event = Event.chance_outcome(draw(bytes(match.seed), seq + 1, game.chance_request(state)))
-            state = game.apply(state, event)
+            game.apply(state, event)
         else:
             acting = sorted(seat for seat in decision.seats if seat in bot_seats)
             if not acting:
                 break
-            event, state = _bot_move(match, game, state, acting[0], bots[bot_seats[acting[0]]], seq + 1)
+            event = _bot_move(match, game, state, acting[0], bots[bot_seats[acting[0]]], seq + 1)
         seq += 1
         pending.append(_event_row(match, seq, event))
     else:
@@ -111,23 +111,20 @@ def chance_and_bots_play(
     return MatchSnapshot(state, seq), MatchEvent.objects.bulk_create(pending)
 
 
-def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int):
-    """The bot's action and the state after it, or its forfeit when it crashes or acts illegally."""
+def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int) -> Event:
+    """Apply the bot's action to `state` and return it, or its forfeit when the bot crashes or acts
+    illegally (a refused action leaves the state as it was, so the forfeit applies to that)."""
     try:
-        action = bot.act(
-            view=game.view(state, seat),
-            legal_actions=game.legal_actions(state, seat),
-            seat=seat,
-            rng=_bot_rng(match, seq),
-        )
-        event = Event.action(seat, action)
-        return event, game.apply(state, event)
+        event = Event.action(seat, bot.act(Turn(game, state, seat), _bot_rng(match, seq)))
+        game.apply(state, event)
+        return event
     except IllegalAction as error:
         reason = f"bot {bot.name} sent an illegal action ({error.code})"
     except Exception as error:  # a crashing bot loses the match; it does not take the service down
         reason = f"bot {bot.name} crashed: {type(error).__name__}"
     forfeit = Event.forfeit(seat, reason)
-    return forfeit, game.apply(state, forfeit)
+    game.apply(state, forfeit)
+    return forfeit
 
 
 def projection_update(match: Match, game: Game, snapshot: MatchSnapshot) -> None:

@@ -147,7 +147,7 @@ def check_deck(
             Violation("deck/no_gunslinger", "the deck has no GUNSLINGER", [], _choose_gunslinger(catalogue))
         )
     else:
-        given = _as_text(gunslinger)
+        given = _as_text(gunslinger).strip()  # spaces around a name mean nothing, in a list or in JSON
         slot_card = catalogue.resolve(given, gunslinger=True)
         if slot_card is None:
             normal_gunslinger = given
@@ -176,7 +176,7 @@ def check_deck(
         cards = []
     elif isinstance(cards, str):  # one card, not a list of its letters
         cards = [cards]
-    entries = [_as_text(entry) for entry in cards]
+    entries = [_as_text(entry).strip() for entry in cards]
     resolved: list[tuple[str, Card | None]] = [(e, catalogue.resolve(e, gunslinger=False)) for e in entries]
     known = [card for _, card in resolved if card is not None]
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable
 
-from engines.protocol import Action, Bot, View
+from engines.protocol import Action, Bot, Turn, View
 from engines.ratsnake import money
 from engines.ratsnake.spec import SILO_ANTE
 from engines.ratsnake.throws import (
@@ -156,12 +156,17 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def act(self, *, view: View, legal_actions: list[Action], seat: int, rng: random.Random) -> Action:
+    def act(self, turn: Turn, rng: random.Random) -> Action:
+        legal_actions = turn.legal_actions
         if not legal_actions:
             raise ValueError("a bot was asked to act with no legal action")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        prompt = view["decision"]["prompt"]
+        prompt = turn.decision.prompt
+        if prompt == "leave_or_remain":
+            # Staying costs nothing: a seat in the ring may still decline every bet and every throw.
+            return {"type": "remain"}
+        view, seat = turn.view, turn.seat
         if prompt == "continue_or_bow_out":
             wanted: Action = {"type": "continue" if self._should_continue(view, seat) else "bow_out"}
         elif prompt == "side_bets":
@@ -180,7 +185,7 @@ class HeuristicBot(Bot):
             value = next_throw_value(silo)
         else:
             purses = tuple(view["purses"])
-            payers = money.ring_from_right(seat, len(purses))
+            payers = tuple(other for other in money.ring_from_right(seat, len(purses)) if other not in view["left_ring"])
             value = next_throw_value(silo, lambda amount: money.collectable(purses, amount, payers))
         return value > 0 and silo <= MAX_SILO_SHARE * (silo + purse_after)
 
@@ -193,16 +198,18 @@ class HeuristicBot(Bot):
                 return {"type": "no_bet"}
             stake = max(1, purse // STAKE_DIVISOR)
         else:
-            # Without a house the pot is shared equally whatever each winner staked, so the smallest
-            # stake on the prediction most often right is best; with nobody else able to bet there is
-            # no pot to win and a wager can only come back.
+            # Without a house, on the prediction most often right. Shared equally whatever each
+            # winner staked, the pot is best entered with the smallest stake; shared by stake, with
+            # the house-den stake. With nobody else able to bet there is no pot to win and a wager
+            # can only come back.
             others = [other for other in view["side_bets"]["asked"] if other != seat]
             if not others:
                 return {"type": "no_bet"}
             prediction = max(PREDICTIONS, key=right_chance)
-            stake = 1
+            stake = 1 if view["options"]["pot_split"] == "equal" else max(1, purse // STAKE_DIVISOR)
         limit = purse // 2 if prediction == CHECK_THE_SILO else purse
-        stake = min(stake, limit, view["options"]["max_side_bet"])
+        cap = view["options"]["max_side_bet"]
+        stake = min(stake, limit, cap) if cap else min(stake, limit)
         if stake < 1:
             return {"type": "no_bet"}
         return {"type": "side_bet", "prediction": prediction, "stake": stake}

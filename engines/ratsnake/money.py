@@ -24,6 +24,19 @@ def split_equally(amount: int, seats_in_order: tuple[int, ...]) -> dict[int, int
     return {seat: base + (1 if index < remainder else 0) for index, seat in enumerate(seats_in_order)}
 
 
+def split_by_stake(amount: int, stakes_in_order: tuple[tuple[int, int], ...]) -> dict[int, int]:
+    """`amount` shared in proportion to each (seat, stake); shares are rounded down and the coins
+    left over go one per seat in the given order."""
+    total = sum(stake for _, stake in stakes_in_order)
+    if not stakes_in_order or amount <= 0 or total <= 0:
+        return {seat: 0 for seat, _ in stakes_in_order}
+    shares = {seat: amount * stake // total for seat, stake in stakes_in_order}
+    left_over = amount - sum(shares.values())
+    for seat, _ in stakes_in_order[:left_over]:
+        shares[seat] += 1
+    return shares
+
+
 def pay_out(purses: tuple[int, ...], amount: int, receivers: tuple[int, ...]) -> tuple[int, ...]:
     """`amount` shared among `receivers` (a thrower's loss collected by the others)."""
     shares = split_equally(amount, receivers)

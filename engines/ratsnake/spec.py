@@ -17,6 +17,8 @@ SILO_ANTE = 6
 
 MAY_BOW_OUT = "may_bow_out"
 MUST_CONTINUE = "must_continue"
+EQUAL = "equal"
+BY_STAKE = "by_stake"
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -65,17 +67,32 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         name="max_side_bet",
-        default=6,
-        minimum=1,
-        maximum=1000,
-        doc="The largest first stake of one side bet (the rulebook sets no limit; a check bet doubles it).",
+        default=0,
+        minimum=0,
+        maximum=100_000,
+        doc=(
+            "The largest first stake of one side bet; 0 (the default) is no cap: the rulebook sets none, "
+            "so a stake is limited only by the purse, and a check-the-silo bet by half of it, because it "
+            "'requires the side-betting player to double down'. A house rule may set a cap."
+        ),
+    ),
+    OptionSpec(
+        name="pot_split",
+        default=EQUAL,
+        choices=(EQUAL, BY_STAKE),
+        doc=(
+            "Without a house, 'the losers' wagers are won by whichever non-throwing player(s) correctly "
+            "predicted the thrower's outcome', and the rulebook does not say in what shares. equal (the "
+            "default): the same share to each right predictor, as the sentence names players, not "
+            "stakes; by_stake: shares in proportion to what each staked."
+        ),
     ),
 )
 
 SPEC = GameSpec(
     key="rat-snake",
     name="Rat-Snake",
-    version="1.0.0",
+    version="2.0.0",
     min_players=2,
     max_players=8,
     rulebook="Rat-Snake, Goodman Games GMG5207, 3rd printing (text (c) 2019 Goodman Games)",
@@ -96,7 +113,8 @@ class Options:
     house: bool = True
     rat_and_pips: str = MAY_BOW_OUT
     side_bets: bool = True
-    max_side_bet: int = 6
+    max_side_bet: int = 0  # 0: no cap
+    pot_split: str = EQUAL
 
     @classmethod
     def from_resolved(cls, resolved: Mapping[str, Any]) -> "Options":

@@ -1,14 +1,16 @@
 """Rat-Snake: the state of a session (rulebook "PLAYING RAT-SNAKE" and "SIDE BETS").
 
-Immutable values only: a new state is made with `dataclasses.replace`. Money is kept where the
-rulebook keeps it: each player's purse, the thrower's silo, the wagers riding on the current throw,
-and (in a gambling den) the house's net.
+A mutable `EngineState` whose every field is an immutable value (numbers, tuples, frozensets, frozen
+records): the rules replace a field, never edit it, so `clone()` is a shallow copy. Money is kept
+where the rulebook keeps it: each player's purse, the thrower's silo, the wagers riding on the
+current throw, and (in a gambling den) the house's net.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.protocol import EngineState
 from engines.ratsnake.spec import Options
 from engines.ratsnake.throws import PIPS_ON_BOTH, check_total
 
@@ -18,9 +20,10 @@ THROW = "throw"  # chance: the thrower's two dice
 DOUBLE_DOWN = "double_down"  # check-the-silo bettors call the check face down
 CHECK_THE_SILO = "check_the_silo"  # chance: the check throw
 CONTINUE_OR_BOW_OUT = "continue_or_bow_out"  # the thrower's choice after a throw
+LEAVE_OR_REMAIN = "leave_or_remain"  # after rat's eyes, the former thrower leaves the ring or stays
 OVER = "over"
 
-PHASES = (SIDE_BETS, THROW, DOUBLE_DOWN, CHECK_THE_SILO, CONTINUE_OR_BOW_OUT, OVER)
+PHASES = (SIDE_BETS, THROW, DOUBLE_DOWN, CHECK_THE_SILO, CONTINUE_OR_BOW_OUT, LEAVE_OR_REMAIN, OVER)
 
 # How a settled side bet went.
 WON = "won"
@@ -92,8 +95,8 @@ class ThrowRecord:
         }
 
 
-@dataclass(frozen=True)
-class RatSnakeState:
+@dataclass(slots=True)
+class RatSnakeState(EngineState):
     options: Options
     purses: tuple[int, ...]
     phase: str
@@ -102,7 +105,8 @@ class RatSnakeState:
     # Seat turns begun so far, skipped ones included; the thrower is always `turns_taken % seats`
     # because seat 0 throws first and the dice pass to the right, seat i to seat i + 1.
     turns_taken: int = 0
-    skipped: tuple[int, ...] = ()  # seats passed over on the way to this thrower: purse below the ante
+    skipped: tuple[int, ...] = ()  # seats passed over on the way to this thrower: purse below the ante or left
+    left_ring: frozenset[int] = frozenset()  # seats that left the ring: they keep their coins, throw and bet no more
     # The open simultaneous window (side bets or double-down): who was asked, who has yet to answer.
     window: frozenset[int] = frozenset()
     waiting: frozenset[int] = frozenset()
@@ -116,6 +120,11 @@ class RatSnakeState:
     @property
     def seats(self) -> int:
         return len(self.purses)
+
+    @property
+    def ring(self) -> tuple[int, ...]:
+        """The seats still in the ring, in seat order."""
+        return tuple(seat for seat in range(len(self.purses)) if seat not in self.left_ring)
 
     def bet_of(self, seat: int) -> SideBet | None:
         return next((bet for bet in self.bets if bet.seat == seat), None)

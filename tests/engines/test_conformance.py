@@ -2,7 +2,9 @@
 
 Parametrised over `engines.registry.game_keys()`, so a game joins these tests by being registered.
 Playouts pick legal actions with a seeded `random.Random` and draw chance with `engines.chance.draw`
-from a fixed seed, exactly as the service would.
+from a fixed seed, exactly as the service would. They also hold every engine to the protocol's
+contract about mutable states: `apply` changes the state in place only when it succeeds, a clone is
+independent of its original, and a state's decision is worked out once.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from hypothesis import strategies as st
 
 from engines.chance import draw
 from engines.errors import IllegalAction
-from engines.protocol import Event, Game
+from engines.bots import RandomBot
+from engines.protocol import Event, Game, Turn
 from engines.registry import game_keys, get_game
 from engines.replay import replay
 
@@ -34,7 +37,8 @@ class Playout:
     game: Game
     seats: int
     events: list[Event] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)  # states[i] is the state before events[i]; last is final
+    # states[i] is (a clone of) the state before events[i]; the last is the final state.
+    states: list[Any] = field(default_factory=list)
 
     @property
     def final(self) -> Any:
@@ -53,7 +57,7 @@ def chance_event(game: Game, state: Any, seed: int, seq: int) -> Event:
 def play(game: Game, seats: int, seed: int) -> Playout:
     rng = random.Random(seed)
     state = game.new_state(seats=seats)
-    playout = Playout(game, seats, states=[state])
+    playout = Playout(game, seats, states=[state.clone()])
     while game.decision(state).kind != "over":
         assert len(playout.events) < MAX_EVENTS, f"{game.spec.key}: no outcome after {MAX_EVENTS} events"
         decision = game.decision(state)
@@ -65,10 +69,17 @@ def play(game: Game, seats: int, seed: int) -> Playout:
             actions = game.legal_actions(state, seat)
             assert actions, f"{game.spec.key}: seat {seat} must act but has no legal action"
             event = Event.action(seat, rng.choice(actions))
-        state = game.apply(state, event)
+        game.apply(state, event)
         playout.events.append(event)
-        playout.states.append(state)
+        playout.states.append(state.clone())
     return playout
+
+
+def applied(game: Game, state: Any, event: Event) -> Any:
+    """The state after `event`, leaving `state` itself as it was."""
+    after = state.clone()
+    game.apply(after, event)
+    return after
 
 
 def round_trips(value: Any) -> bool:
@@ -128,7 +139,7 @@ def test_every_legal_action_applies(key: str, seats: int, seed: int) -> None:
                 continue
             for action in actions:
                 assert round_trips(action) and isinstance(action.get("type"), str)
-                game.apply(state, Event.action(seat, action))
+                applied(game, state, Event.action(seat, action))
 
 
 @pytest.mark.parametrize(("key", "seats"), cases())
@@ -164,14 +175,14 @@ def test_views_do_not_show_what_event_audience_hides(key: str, seats: int, seed:
         if audience is None:
             continue
         decision = game.decision(before)
-        after = game.apply(before, event)
+        after = applied(game, before, event)
         after_decision = game.decision(after)
         if (after_decision.kind, after_decision.prompt) != (decision.kind, decision.prompt):
             continue
         hidden_from = [seat for seat in [None, *range(seats)] if seat not in audience]
         alternatives = game.legal_actions(before, event.seat)
         for alternative in rng.sample(alternatives, min(8, len(alternatives))):
-            other = game.apply(before, Event.action(event.seat, alternative))
+            other = applied(game, before, Event.action(event.seat, alternative))
             if game.decision(other) != after_decision:
                 continue
             for seat in hidden_from:
@@ -246,8 +257,119 @@ def test_a_forfeit_ends_the_match_with_the_seat_last(key: str) -> None:
     seats = game.spec.min_players
     playout = play(game, seats, 12)
     state = playout.states[len(playout.states) // 2]
-    after = game.apply(state, Event.forfeit(seats - 1, "left"))
+    after = applied(game, state, Event.forfeit(seats - 1, "left"))
     outcome = game.outcome(after)
     if outcome is not None:  # a game may instead drop the seat and go on
         assert outcome.ranks[seats - 1] == max(outcome.ranks)
         assert round_trips(outcome.to_json())
+
+
+# --- the protocol's contract on mutable states ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("key", "seats"), cases())
+@pytest.mark.parametrize("seed", [13, 14])
+def test_a_clone_is_independent_of_its_original(key: str, seats: int, seed: int) -> None:
+    game = get_game(key)
+    playout = play(game, seats, seed)
+    for before, event in zip(playout.states, playout.events):
+        original = copy.deepcopy(before)
+        views = [game.view(before, seat) for seat in [None, *range(seats)]]
+        clone = before.clone()
+        assert clone == before and clone is not before
+        game.apply(clone, event)  # advancing the clone ...
+        assert before == original  # ... leaves the original, its decision and its views as they were
+        assert game.decision(before) == game.decision(original)
+        assert [game.view(before, seat) for seat in [None, *range(seats)]] == views
+        game.apply(before, event)  # and the original then advances to the same state
+        assert before == clone
+
+
+def scrambled_actions(game: Game, state: Any, seat: int, rng: random.Random) -> list[dict]:
+    """Legal-looking actions that are not legal: a legal one with one field changed or dropped, or
+    with a field added."""
+    legal = game.legal_actions(state, seat)
+    wrong: list[dict] = []
+    for action in rng.sample(legal, min(5, len(legal))):
+        for name in action:
+            if name == "type":
+                continue
+            for value in (None, -1, 10**9, "?", [action[name]]):
+                changed = {**action, name: value}
+                if changed not in legal:
+                    wrong.append(changed)
+            wrong.append({key: value for key, value in action.items() if key != name})
+        wrong.append({**action, "extra": 1})
+    return [action for action in wrong if action not in legal]
+
+
+@pytest.mark.parametrize(("key", "seats"), cases())
+@pytest.mark.parametrize("seed", [15, 16])
+def test_a_refused_event_leaves_the_state_exactly_as_it_was(key: str, seats: int, seed: int) -> None:
+    game = get_game(key)
+    playout = play(game, seats, seed)
+    rng = random.Random(seed)
+    refused = 0
+    for state in playout.states[:-1]:
+        decision = game.decision(state)
+        if decision.kind in ("chance", "over"):
+            continue
+        original = copy.deepcopy(state)
+        for seat in decision.seats:
+            for action in scrambled_actions(game, state, seat, rng):
+                with pytest.raises(IllegalAction) as raised:
+                    game.apply(state, Event.action(seat, action))
+                assert CODE.match(raised.value.code), raised.value.code
+                assert state == original, f"{action} was refused but changed the state"
+                assert game.decision(state) == game.decision(original)
+                refused += 1
+        # The state is still usable: a legal action applies to it afterwards.
+        seat = min(decision.seats)
+        applied(game, state, Event.action(seat, game.legal_actions(state, seat)[0]))
+    assert refused, "no legal-looking illegal action was tried"
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_state_works_out_its_decision_once(key: str, monkeypatch) -> None:
+    game = get_game(key)
+    calls = []
+    decide = type(game).decide
+
+    def counting(self, state):
+        calls.append(id(state))
+        return decide(self, state)
+
+    monkeypatch.setattr(type(game), "decide", counting)
+    playout = play(game, game.spec.min_players, 17)
+    # The playout advances one state in place and asks its decision several times per event: it is
+    # worked out once per event, and once for the first state.
+    assert len(calls) == len(playout.events) + 1
+    # Each kept clone (taken right after an event) works its decision out once, however often asked.
+    for state in playout.states:
+        for _ in range(3):
+            game.decision(state)
+            game.legal_actions(state, 0)
+    assert len(calls) == 2 * (len(playout.events) + 1)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_the_random_bot_never_asks_for_a_view(key: str) -> None:
+    game = get_game(key)
+
+    class Blindfolded(type(game)):
+        def view(self, state, seat):
+            raise AssertionError("the random bot asked for a view")
+
+    blind = Blindfolded()
+    state = blind.new_state(seats=game.spec.min_players)
+    rng = random.Random(18)
+    for _ in range(200):
+        decision = blind.decision(state)
+        if decision.kind == "over":
+            break
+        if decision.kind == "chance":
+            event = chance_event(blind, state, 18, 0)
+        else:
+            seat = min(decision.seats)
+            event = Event.action(seat, RandomBot().act(Turn(blind, state, seat), rng))
+        blind.apply(state, event)

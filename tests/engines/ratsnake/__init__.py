@@ -1,5 +1,7 @@
 """Rat-Snake engine tests, one file per rule area. The helpers below drive a state through events
-exactly as the service would (`Game.apply`), so every test also exercises the protocol checks."""
+exactly as the service would (`Game.apply`), so every test also exercises the protocol checks. Each
+returns the state after the event as a new state (a clone advanced in place), so a test may keep
+the state before it and compare."""
 
 from __future__ import annotations
 
@@ -14,8 +16,15 @@ def new(seats: int = 3, **options: Any) -> RatSnakeState:
     return GAME.new_state(seats=seats, options=options)
 
 
+def after(state: RatSnakeState, event: Event) -> RatSnakeState:
+    """The state after `event`, leaving `state` as it was."""
+    following = state.clone()
+    GAME.apply(following, event)
+    return following
+
+
 def act(state: RatSnakeState, seat: int, action: dict[str, Any]) -> RatSnakeState:
-    return GAME.apply(state, Event.action(seat, action))
+    return after(state, Event.action(seat, action))
 
 
 def no_bets(state: RatSnakeState) -> RatSnakeState:
@@ -32,12 +41,22 @@ def bet(state: RatSnakeState, seat: int, prediction: str, stake: int) -> RatSnak
 def roll(state: RatSnakeState, a: int, b: int) -> RatSnakeState:
     """Close any side-bet window with "no bet" from whoever is left, then throw a and b."""
     state = no_bets(state)
-    return GAME.apply(state, Event.chance_outcome({"dice": [a, b]}))
+    return after(state, Event.chance_outcome({"dice": [a, b]}))
+
+
+def bust(state: RatSnakeState) -> RatSnakeState:
+    """Rat's eyes: the silo is lost, the former thrower remains in the ring, and the dice pass."""
+    return remain(roll(state, 1, 1))
+
+
+def remain(state: RatSnakeState) -> RatSnakeState:
+    assert state.phase == "leave_or_remain", state.phase
+    return act(state, state.thrower, {"type": "remain"})
 
 
 def check(state: RatSnakeState, a: int, b: int) -> RatSnakeState:
     assert state.phase == "check_the_silo", state.phase
-    return GAME.apply(state, Event.chance_outcome({"dice": [a, b]}))
+    return after(state, Event.chance_outcome({"dice": [a, b]}))
 
 
 def keep_going(state: RatSnakeState) -> RatSnakeState:

@@ -11,7 +11,7 @@ import pytest
 
 from engines.bots import RandomBot
 from engines.chance import draw
-from engines.protocol import Event
+from engines.protocol import Event, Turn
 from engines.ratsnake.bots import HeuristicBot, best_call, next_throw_value, right_chance, side_bet_value
 
 from . import GAME, bet, new, roll
@@ -20,12 +20,7 @@ HEURISTIC = HeuristicBot()
 
 
 def choose(state, seat: int):
-    return HEURISTIC.act(
-        view=GAME.view(state, seat),
-        legal_actions=GAME.legal_actions(state, seat),
-        seat=seat,
-        rng=random.Random(0),
-    )
+    return HEURISTIC.act(Turn(GAME, state, seat), random.Random(0))
 
 
 def session(bots, seed: int, options=None):
@@ -39,10 +34,10 @@ def session(bots, seed: int, options=None):
         else:
             seat = min(decision.seats)
             legal = GAME.legal_actions(state, seat)
-            action = bots[seat].act(view=GAME.view(state, seat), legal_actions=legal, seat=seat, rng=rng)
+            action = bots[seat].act(Turn(GAME, state, seat), rng)
             assert action in legal
             event = Event.action(seat, action)
-        state = GAME.apply(state, event)
+        GAME.apply(state, event)
         seq += 1
     return state
 

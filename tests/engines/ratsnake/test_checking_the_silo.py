@@ -17,7 +17,8 @@ def test_the_gray_mouser_worked_example_three_and_five_then_four_and_five_wins_e
     state = check(state, 4, 5)
     assert state.silo == 6 + 8
     # "He can either take his winnings and leave the ring or throw again, starting a new round."
-    assert GAME.legal_actions(state, 0) == [{"type": "continue"}, {"type": "bow_out"}]
+    # (Bowing out, passing the dice and staying in the ring, is open to him as after any throw.)
+    assert GAME.legal_actions(state, 0) == [{"type": "continue"}, {"type": "bow_out"}, {"type": "leave_ring"}]
 
 
 def test_the_check_is_thrown_at_once_with_no_choice_and_no_side_bets() -> None:

@@ -9,7 +9,7 @@ import pytest
 from engines.errors import IllegalAction
 from engines.ratsnake.state import ThrowRecord
 
-from . import GAME, act, bow_out, check, keep_going, new, roll
+from . import GAME, act, bow_out, bust, check, keep_going, new, roll
 
 
 def test_after_rat_and_pips_the_text_lets_him_top_up_and_continue() -> None:
@@ -72,7 +72,7 @@ def test_without_side_bets_continuing_goes_straight_to_the_throw() -> None:
 
 
 def test_the_last_seat_passes_the_dice_back_to_seat_zero() -> None:
-    state = roll(roll(roll(new(3, passes=2), 1, 1), 1, 1), 1, 1)
+    state = bust(bust(bust(new(3, passes=2))))
     assert state.thrower == 0 and state.turns_taken == 3
 
 

@@ -11,7 +11,7 @@ from engines.errors import IllegalAction
 from engines.protocol import Event
 from engines.ratsnake.state import SettledBet
 
-from . import GAME, act, bet, check, new, no_bets, roll, wealth
+from . import GAME, act, after, bet, check, new, no_bets, remain, roll, wealth
 
 
 def one_bet(prediction: str, stake: int, dice: tuple[int, int], **options):
@@ -31,6 +31,7 @@ def test_side_bets_card_two_rats_rats_out_pays_three_to_one() -> None:
     state = one_bet("rats_out", 2, (1, 1))
     assert settled_of(state, 1) == SettledBet(1, "rats_out", 2, None, "won", 2 + 6)
     assert state.house_net == 6 - 6  # the thrower's silo in, the bettor's winnings out
+    state = remain(state)
     assert state.thrower == 1 and state.purses[1] == 60 + 6 - 6  # seat 1 now antes as thrower
 
 
@@ -151,7 +152,7 @@ def test_the_window_asks_every_non_thrower_with_coins_and_not_the_thrower() -> N
 def test_a_seat_with_an_empty_purse_is_not_asked() -> None:
     state = replace(new(3, side_bets=False), purses=(54, 0, 60))
     state = replace(state, options=replace(state.options, side_bets=True))
-    state = GAME.apply(state, Event.chance_outcome({"dice": [6, 1]}))
+    state = after(state, Event.chance_outcome({"dice": [6, 1]}))
     state = act(state, 0, {"type": "continue"})
     assert state.waiting == frozenset({2})
 
@@ -159,7 +160,7 @@ def test_a_seat_with_an_empty_purse_is_not_asked() -> None:
 def test_with_nobody_able_to_bet_there_is_no_window() -> None:
     state = replace(new(2, side_bets=False), purses=(54, 0))
     state = replace(state, options=replace(state.options, side_bets=True))
-    state = act(GAME.apply(state, Event.chance_outcome({"dice": [6, 1]})), 0, {"type": "continue"})
+    state = act(after(state, Event.chance_outcome({"dice": [6, 1]})), 0, {"type": "continue"})
     assert GAME.decision(state).kind == "chance"
 
 
@@ -168,10 +169,17 @@ def test_side_bets_off_means_no_window() -> None:
 
 
 def test_legal_actions_list_every_prediction_and_stake_and_no_bet() -> None:
+    # The rulebook caps no stake: up to the purse (60), a check bet up to half of it (it must double).
     actions = GAME.legal_actions(new(3), 1)
     assert actions[0] == {"type": "no_bet"}
-    assert len(actions) == 1 + 6 * 6
-    assert {"type": "side_bet", "prediction": "check_the_silo", "stake": 6} in actions
+    assert len(actions) == 1 + 5 * 60 + 30
+    assert {"type": "side_bet", "prediction": "rats_out", "stake": 60} in actions
+    assert {"type": "side_bet", "prediction": "check_the_silo", "stake": 30} in actions
+    assert {"type": "side_bet", "prediction": "check_the_silo", "stake": 31} not in actions
+    # A house rule may cap the first stake.
+    capped = GAME.legal_actions(new(3, max_side_bet=6), 1)
+    assert len(capped) == 1 + 6 * 6
+    assert {"type": "side_bet", "prediction": "check_the_silo", "stake": 6} in capped
 
 
 def test_a_check_bet_needs_a_purse_that_covers_the_double_down() -> None:
@@ -184,10 +192,16 @@ def test_a_check_bet_needs_a_purse_that_covers_the_double_down() -> None:
     assert bet(state, 1, "rats_out", 5).purses[1] == 0
 
 
-@pytest.mark.parametrize("stake", [0, -1, 7, True, "3", 2.0, None])
+@pytest.mark.parametrize("stake", [0, -1, 61, True, "3", 2.0, None])
 def test_a_stake_out_of_range_is_refused(stake) -> None:
     with pytest.raises(IllegalAction) as raised:
         act(new(3), 1, {"type": "side_bet", "prediction": "rats_out", "stake": stake})
+    assert raised.value.code == "bet/stake_out_of_range"
+
+
+def test_a_house_cap_refuses_a_larger_stake() -> None:
+    with pytest.raises(IllegalAction) as raised:
+        act(new(3, max_side_bet=6), 1, {"type": "side_bet", "prediction": "rats_out", "stake": 7})
     assert raised.value.code == "bet/stake_out_of_range"
 
 

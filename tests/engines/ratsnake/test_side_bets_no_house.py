@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engines.ratsnake import money
 
-from . import GAME, act, bet, bow_out, check, new, roll, wealth
+from . import GAME, act, bet, bow_out, bust, check, new, roll, wealth
 
 
 def street(seats: int = 4, **options):
@@ -20,7 +20,7 @@ def street(seats: int = 4, **options):
 
 
 def test_rats_eyes_silo_is_shared_by_the_others() -> None:
-    state = roll(street(4), 1, 1)
+    state = bust(street(4))
     # 6 among three: 2 each; seat 1 then antes as the new thrower
     assert state.purses == (54, 62 - 6, 62, 62) and state.house_net == 0
 
@@ -58,7 +58,7 @@ def test_a_gained_check_is_paid_and_a_lost_check_collected_by_the_others() -> No
 def test_the_remainder_order_starts_at_the_right_of_whoever_throws() -> None:
     assert money.ring_from_right(2, 4) == (3, 0, 1)
     assert money.split_equally(5, (3, 0, 1)) == {3: 2, 0: 2, 1: 1}
-    state = roll(roll(street(4), 1, 1), 1, 1)  # each rat's eyes shares 6 by two; seat 2 now throws
+    state = bust(bust(street(4)))  # each rat's eyes shares 6 by two; seat 2 now throws
     assert state.purses == (56, 56, 58, 64) and state.thrower == 2
     state = roll(state, 1, 5)  # loses 5: seats 3, 0, 1 get 2, 2, 1
     assert state.purses == (56 + 2, 56 + 1, 58, 64 + 2)
@@ -88,6 +88,16 @@ def test_the_pot_is_shared_equally_whatever_each_winner_staked() -> None:
     state = roll(state, 6, 6)
     shares = {s.seat: s.returned - s.stake for s in state.settled}
     assert shares == {1: 2, 2: 1, 3: -3}  # pot 3: one each, the odd coin to seat 1, right of the thrower
+
+
+def test_with_pot_split_by_stake_the_pot_is_shared_in_proportion_to_the_stakes() -> None:
+    state = street(4, pot_split="by_stake")
+    state = bet(bet(bet(state, 1, "twists_a_win", 1), 2, "twists_a_win", 5), 3, "rats_out", 8)
+    state = roll(state, 6, 6)
+    shares = {s.seat: s.returned - s.stake for s in state.settled}
+    # Pot 8 over stakes 1 and 5: 8 * 1 // 6 = 1 and 8 * 5 // 6 = 6, the odd coin to seat 1.
+    assert shares == {1: 2, 2: 6, 3: -8}
+    assert sum(shares.values()) == 0
 
 
 def test_when_nobody_predicted_right_every_wager_comes_back() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from engines.ratsnake.throws import ALL_THROWS, check_call, check_total, classify, pips
 
-from . import GAME, act, check, new, roll
+from . import GAME, act, check, new, remain, roll
 
 # Step Two: "There are six possible results" -- every one of the 36 throws, by hand.
 RESULT_TABLE = """
@@ -64,9 +64,12 @@ def test_seat_zero_antes_six_and_throws_first() -> None:
 def test_thrower_card_two_rats_rats_eyes_silo_emptied_play_passes_to_right() -> None:
     state = roll(new(3), 1, 1)
     assert state.last_throw.result == "rats_eyes"
-    assert state.purses[0] == 54  # the silo is gone, the purse untouched
-    assert state.thrower == 1 and state.silo == 6 and state.purses[1] == 54
+    assert state.purses[0] == 54 and state.silo == 0  # the silo is gone, the purse untouched
     assert state.house_net == 6
+    # "The former thrower can either leave the ring or remain": asked before the dice pass.
+    assert GAME.decision(state).prompt == "leave_or_remain"
+    state = remain(state)
+    assert state.thrower == 1 and state.silo == 6 and state.purses[1] == 54
 
 
 def test_thrower_card_two_snakes_twist_pays_one_to_one_may_continue_or_pass() -> None:
@@ -129,7 +132,8 @@ def test_thrower_card_pips_on_both_check_the_silo_gain_higher_than_first_throw()
     state = check(roll(new(3), 2, 3), 6, 1)
     assert state.last_throw.check_result == "gain"
     assert state.silo == 6 + 5 and state.house_net == -5
-    assert GAME.legal_actions(state, 0) == [{"type": "continue"}, {"type": "bow_out"}]
+    # "He can either take his winnings and leave the ring or throw again."
+    assert GAME.legal_actions(state, 0) == [{"type": "continue"}, {"type": "bow_out"}, {"type": "leave_ring"}]
 
 
 def test_thrower_card_silo_starting_ante_six() -> None:

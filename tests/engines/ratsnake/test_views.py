@@ -6,12 +6,12 @@ import json
 
 from engines.protocol import Event
 
-from . import GAME, act, bet, check, new, roll
+from . import GAME, act, bet, bust, check, new, roll
 
 VIEW_KEYS = {
     "game", "you", "options", "ante", "seats", "purses", "thrower", "silo", "phase", "decision",
     "pass", "passes", "passes_remaining", "turns_taken", "skipped", "last_throw", "first_total",
-    "side_bets", "house", "house_net", "outcome",
+    "side_bets", "house", "house_net", "outcome", "left_ring",
 }  # fmt: skip
 
 
@@ -21,7 +21,7 @@ def test_the_view_at_the_start() -> None:
     assert view["you"] == 2 and view["game"] == "rat-snake"
     assert view["options"] == {
         "passes": 2, "starting_purse": 60, "house": True, "rat_and_pips": "may_bow_out",
-        "side_bets": True, "max_side_bet": 6,
+        "side_bets": True, "max_side_bet": 0, "pot_split": "equal",
     }  # fmt: skip
     assert view["purses"] == [54, 60, 60] and view["thrower"] == 0 and view["silo"] == 6
     assert view["phase"] == "side_bets"
@@ -116,17 +116,17 @@ def test_the_first_total_shows_while_the_silo_is_checked() -> None:
 
 
 def test_the_last_throw_stays_visible_after_the_dice_pass() -> None:
-    view = GAME.view(roll(new(3), 1, 1), 2)
+    view = GAME.view(bust(new(3)), 2)
     assert view["last_throw"]["thrower"] == 0 and view["last_throw"]["result"] == "rats_eyes"
     assert view["thrower"] == 1
 
 
 def test_pass_counts_and_the_end() -> None:
     state = new(2, passes=2, side_bets=False)
-    state = roll(roll(state, 1, 1), 1, 1)
+    state = bust(bust(state))
     view = GAME.view(state, 0)
     assert (view["pass"], view["passes_remaining"], view["turns_taken"]) == (2, 1, 2)
-    state = roll(roll(state, 1, 1), 1, 1)
+    state = bust(bust(state))
     view = GAME.view(state, None)
     assert view["phase"] == "over" and view["thrower"] is None
     assert (view["pass"], view["passes_remaining"]) == (2, 0)
