@@ -53,10 +53,15 @@ Every row explains itself: each value carries its terms (round, opponent, number
 from __future__ import annotations
 
 import enum
+import gc
+import math
 import random
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import accumulate, chain, compress, groupby, repeat
+from operator import attrgetter, itemgetter, mul, truediv
 from typing import Sequence
 
 from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring
@@ -152,85 +157,128 @@ class StandingRow:
 
 
 class _Tables:
-    """Per-player aggregates, computed in one pass over the results."""
+    """Per-player aggregates from one pass over the results, then each tie-break as a column (one
+    value per player) computed for everyone at once, over flat per-entry arrays that C-level `map`,
+    `zip` and `sum` walk (10,000 players and 14 rounds are 140,000 entries). The numbers are those
+    of the per-player definitions to the last bit; a test compares the two on random tournaments."""
 
     def __init__(self, players: Sequence[PlayerId], results: Sequence[MatchResult], scoring: Scoring):
         self.players = tuple(players)
-        self.index = {p: i for i, p in enumerate(self.players)}
-        if len(self.index) != len(self.players):
+        idx = {p: i for i, p in enumerate(self.players)}
+        if len(idx) != len(self.players):
             raise FormatError("a player appears twice", code="standings/duplicate_player")
         n = len(self.players)
         self.scoring = scoring
-        self.points = [0.0] * n
-        self.wins = [0] * n
-        self.rounds = [0] * n
-        # (round, opponent index or -1, points earned, played over the board)
-        self.entries: list[list[tuple[int, int, float, bool]]] = [[] for _ in range(n)]
-        self.game_points = [0.0] * n
-        self.games = [0] * n
-        self._mw: list[float] | None = None
-        self._gw: list[float] | None = None
-        self._bh_cache: dict[int, list[Term]] = {}
-        idx = self.index
-        for result in results:
-            a = idx.get(result.seat0)
+        # Per player, in the order of the results: (round, opponent index or -1, points earned,
+        # played over the board, won, whose score a Buchholz term takes (the opponent's, or the
+        # player's own for an unplayed round), whose name it shows (-1: the dummy)).
+        entries: list[list[tuple]] = [[] for _ in range(n)]
+        game_points = [0.0] * n
+        games = [0] * n
+        byes = [0] * n
+        bye_points = scoring.bye_points
+        bye_won = bye_points >= scoring.win
+        earned = _earned(scoring)
+        win, loss = Outcome.WIN, Outcome.LOSS
+        fields = attrgetter("round", "seat0", "seat1", "outcome", "forfeit", "games")
+        for rnd, seat0, seat1, outcome, forfeit, result_games in map(fields, results):
+            a = idx.get(seat0)
             if a is None:
-                raise FormatError(f"result names unknown player {result.seat0!r}", code="standings/unknown_player")
-            if result.seat1 is None:
-                pts = scoring.bye_points
-                self._add(a, result.round, -1, pts, False, pts >= scoring.win)
-                self.game_points[a] += 6.0  # a bye is two game wins (MTR Appendix C)
-                self.games[a] += 2
+                raise FormatError(f"result names unknown player {seat0!r}", code="standings/unknown_player")
+            if seat1 is None:
+                entries[a].append((rnd, -1, bye_points, False, bye_won, a, -1))
+                game_points[a] += 6.0  # a bye is two game wins (MTR Appendix C)
+                games[a] += 2
+                byes[a] += 1
                 continue
-            b = idx.get(result.seat1)
+            b = idx.get(seat1)
             if b is None:
-                raise FormatError(f"result names unknown player {result.seat1!r}", code="standings/unknown_player")
-            pa, pb = scoring.points(result, result.seat0), scoring.points(result, result.seat1)
-            played = not result.forfeit
-            self._add(a, result.round, b, pa, played, result.outcome is Outcome.WIN)
-            self._add(b, result.round, a, pb, played, result.outcome is Outcome.LOSS)
-            g0, g1, gd = result.games
+                raise FormatError(f"result names unknown player {seat1!r}", code="standings/unknown_player")
+            pa, pb = earned[outcome, bool(forfeit)]
+            if b == a:  # Scoring.points reads a player who holds both seats as seat 0
+                pb = pa
+            if forfeit:
+                entries[a].append((rnd, b, pa, False, outcome is win, a, -1))
+                entries[b].append((rnd, a, pb, False, outcome is loss, b, -1))
+            else:
+                entries[a].append((rnd, b, pa, True, outcome is win, b, b))
+                entries[b].append((rnd, a, pb, True, outcome is loss, a, a))
+            g0, g1, gd = result_games
             if g0 or g1 or gd:
-                self.game_points[a] += 3 * g0 + gd
-                self.game_points[b] += 3 * g1 + gd
-                self.games[a] += g0 + g1 + gd
-                self.games[b] += g0 + g1 + gd
-
-    def _add(self, i: int, rnd: int, opp: int, pts: float, played: bool, won: bool) -> None:
-        self.points[i] += pts
-        self.rounds[i] += 1
-        self.wins[i] += 1 if won else 0
-        self.entries[i].append((rnd, opp, pts, played))
+                game_points[a] += 3 * g0 + gd
+                game_points[b] += 3 * g1 + gd
+                games[a] += g0 + g1 + gd
+                games[b] += g0 + g1 + gd
+        self.entries = entries
+        self.game_points = game_points
+        self.games = games
+        self.rounds = rounds = [len(e) for e in entries]
+        # Flat columns, player after player; player i's entries are [start[i], start[i + 1]).
+        self.start = start = [0, *accumulate(rounds)]
+        flat = list(chain.from_iterable(entries))
+        columns = list(zip(*flat)) if flat else [()] * 7
+        self.rnd, self.opp, pts, _played, won, self.score_ref, self.name_ref = columns
+        spans = list(zip(start, start[1:]))
+        self.spans = spans
+        # Sums in the order the results came, from 0.0, as adding them one by one would.
+        self.points = [sum(pts[s:e], 0.0) for s, e in spans]
+        self.wins = [sum(won[s:e]) for s, e in spans]
+        self.pts = pts
+        self.byes = byes
+        self.exact = _exact_sums(scoring, max(rounds, default=0))
 
     # -- FIDE opponents' scores ------------------------------------------------------------------
-    def _opponent_terms(self, i: int, sb: bool) -> list[Term]:
-        if not sb and i in self._bh_cache:
-            return self._bh_cache[i]
-        players, points, win = self.players, self.points, self.scoring.win or 1.0
-        own = points[i]
-        terms = []
-        for rnd, opp, pts, played in self.entries[i]:
-            if played and opp >= 0:
-                score = points[opp]
-                terms.append((rnd, players[opp], score * pts / win if sb else score))
-            else:  # unplayed round: dummy opponent with the player's own score (our reading of Art. 16)
-                terms.append((rnd, None, own * pts / win if sb else own))
-        if not sb:
-            self._bh_cache[i] = terms
-        return terms
+    def buchholz_columns(self, cuts: dict[str, tuple[int, int]]) -> dict[str, list[TiebreakValue]]:
+        """BH and its modifiers ({code: (cut lowest, cut highest)}) for every player. A term is the
+        opponent's score; an unplayed round is a dummy opponent with the player's own score (our
+        reading of Art. 16). Kept terms are listed in order, cut ones lowest first: with the lowest
+        term taken first and, among equal terms, the earliest round (a stable sort by value)."""
+        names = [*self.players, None]
+        scores = list(map(self.points.__getitem__, self.score_ref))
+        terms = list(zip(self.rnd, map(names.__getitem__, self.name_ref), scores))
+        out: dict[str, list[TiebreakValue]] = {code: [] for code in cuts}
+        plan = [(out[code], code, lo, hi) for code, (lo, hi) in cuts.items()]
+        exact = self.exact
+        for s, e in self.spans:
+            mine = terms[s:e]
+            by_round = tuple(sorted(mine))
+            size = e - s
+            if exact and size >= 2:
+                # Every score is a small multiple of 1/1024, so every sum is exact in any order:
+                # the total less the cut terms is the sum of the kept ones, with no sort by value.
+                # A stable sort by value puts first the earliest of the lowest terms, and last the
+                # latest of the highest.
+                total = sum(scores[s:e])
+                lowest = min(mine, key=_third)
+                highest = max(reversed(mine), key=_third)
+                for column, code, cut_low, cut_high in plan:
+                    if not cut_low and not cut_high:
+                        column.append(_value(code, float(total), by_round))
+                    elif not cut_high:
+                        column.append(_value(code, float(total - lowest[2]), _without(by_round, lowest), (lowest,)))
+                    elif not cut_low:
+                        column.append(_value(code, float(total - highest[2]), _without(by_round, highest), (highest,)))
+                    else:
+                        kept = _without(_without(by_round, lowest), highest)
+                        column.append(_value(code, float(total - lowest[2] - highest[2]), kept, (lowest, highest)))
+                continue
+            ordered = sorted(mine, key=_third)
+            for column, code, cut_low, cut_high in plan:
+                lo = min(cut_low, size)
+                hi = min(cut_high, size - lo)
+                kept = ordered[lo:size - hi]
+                column.append(_value(code, float(sum(t[2] for t in kept)), tuple(sorted(kept)), tuple(ordered[:lo] + ordered[size - hi:])))
+        return out
 
-    def buchholz(self, i: int, cut_low: int = 0, cut_high: int = 0, code: str = "BH") -> TiebreakValue:
-        terms = self._opponent_terms(i, sb=False)
-        ordered = sorted(terms, key=_by_value)
-        lo = min(cut_low, len(ordered))
-        hi = min(cut_high, len(ordered) - lo)
-        cut = tuple(ordered[:lo]) + tuple(ordered[len(ordered) - hi:])
-        kept = ordered[lo:len(ordered) - hi]
-        return TiebreakValue(code, float(sum(t[2] for t in kept)), tuple(sorted(kept)), cut)
-
-    def sonneborn_berger(self, i: int) -> TiebreakValue:
-        terms = self._opponent_terms(i, sb=True)
-        return TiebreakValue("SB", float(sum(t[2] for t in terms)), tuple(terms))
+    def sonneborn_berger_column(self) -> list[TiebreakValue]:
+        """SB: each opponent's score weighted by the result against them; an unplayed round is a
+        dummy with the player's own score, weighted by that round's result."""
+        names = [*self.players, None]
+        win = self.scoring.win or 1.0
+        scores = map(self.points.__getitem__, self.score_ref)
+        values = list(map(truediv, map(mul, scores, self.pts), repeat(win, len(self.pts))))
+        terms = list(zip(self.rnd, map(names.__getitem__, self.name_ref), values))
+        return [_value("SB", float(sum(values[s:e])), tuple(terms[s:e])) for s, e in self.spans]
 
     # -- MTR percentages ------------------------------------------------------------------------
     def match_win(self, i: int) -> float:
@@ -240,41 +288,62 @@ class _Tables:
     def game_win(self, i: int) -> float:
         return max(MTG_FLOOR, self.game_points[i] / (3.0 * self.games[i])) if self.games[i] else MTG_FLOOR
 
-    def opponents_pct(self, i: int, own_pct: list[float], code: str) -> TiebreakValue:
-        terms = tuple((rnd, self.players[opp], own_pct[opp]) for rnd, opp, _pts, _played in self.entries[i] if opp >= 0)
-        if not terms:
-            return TiebreakValue(code, 0.0, (), (), "no opponents")
-        return TiebreakValue(code, sum(t[2] for t in terms) / len(terms), terms, (), "each opponent floored at 1/3")
+    def opponents_pct_column(self, own_pct: list[float], code: str) -> list[TiebreakValue]:
+        """The mean of the opponents' percentages over the rounds actually paired (byes are not
+        opponents; forfeits are)."""
+        paired = list(map((-1).__ne__, self.opp))
+        opp = list(compress(self.opp, paired))
+        values = list(map(own_pct.__getitem__, opp))
+        terms = list(zip(compress(self.rnd, paired), map(self.players.__getitem__, opp), values))
+        column = []
+        s = 0
+        for count, bye_count in zip(self.rounds, self.byes):
+            e = s + count - bye_count
+            if s == e:
+                column.append(_value(code, 0.0, (), (), "no opponents"))
+            else:
+                column.append(_value(code, sum(values[s:e]) / (e - s), tuple(terms[s:e]), (), "each opponent floored at 1/3"))
+            s = e
+        return column
 
-    def value(self, i: int, tiebreak: Tiebreak) -> TiebreakValue:
-        if tiebreak is Tiebreak.BUCHHOLZ:
-            return self.buchholz(i)
-        if tiebreak is Tiebreak.BUCHHOLZ_CUT1:
-            return self.buchholz(i, 1, 0, "BH-C1")
-        if tiebreak is Tiebreak.MEDIAN_BUCHHOLZ:
-            return self.buchholz(i, 1, 1, "BH-M1")
-        if tiebreak is Tiebreak.SONNEBORN_BERGER:
-            return self.sonneborn_berger(i)
-        if tiebreak is Tiebreak.WINS:
-            return TiebreakValue("WIN", float(self.wins[i]))
-        if tiebreak is Tiebreak.OPPONENTS_MATCH_WIN:
-            if self._mw is None:
-                self._mw = [self.match_win(j) for j in range(len(self.players))]
-            return self.opponents_pct(i, self._mw, "OMW%")
-        if tiebreak is Tiebreak.OPPONENTS_GAME_WIN:
-            if self._gw is None:
-                self._gw = [self.game_win(j) for j in range(len(self.players))]
-            return self.opponents_pct(i, self._gw, "OGW%")
-        if tiebreak is Tiebreak.GAME_WIN:
-            return TiebreakValue("GW%", self.game_win(i), (), (), f"{self.game_points[i]:g} game points over {self.games[i]} games, floor 1/3")
-        raise FormatError(f"unknown tie-break {tiebreak!r}", code="standings/unknown_tiebreak")
+    def columns(self, tiebreaks: Sequence[Tiebreak]) -> dict[Tiebreak, list[TiebreakValue]]:
+        """Every order-independent tie-break's value for every player (DE depends on who is tied)."""
+        n = len(self.players)
+        out: dict[Tiebreak, list[TiebreakValue]] = {}
+        cuts = {Tiebreak.BUCHHOLZ: (0, 0), Tiebreak.BUCHHOLZ_CUT1: (1, 0), Tiebreak.MEDIAN_BUCHHOLZ: (1, 1)}
+        wanted = {t.value: cuts[t] for t in tiebreaks if t in cuts}
+        if wanted:
+            by_code = self.buchholz_columns(wanted)
+            out.update({t: by_code[t.value] for t in tiebreaks if t in cuts})
+        for tiebreak in tiebreaks:
+            if tiebreak in out or tiebreak is Tiebreak.DIRECT_ENCOUNTER:
+                continue
+            if tiebreak is Tiebreak.SONNEBORN_BERGER:
+                out[tiebreak] = self.sonneborn_berger_column()
+            elif tiebreak is Tiebreak.WINS:
+                out[tiebreak] = [_value("WIN", float(w)) for w in self.wins]
+            elif tiebreak is Tiebreak.OPPONENTS_MATCH_WIN:
+                out[tiebreak] = self.opponents_pct_column([self.match_win(j) for j in range(n)], "OMW%")
+            elif tiebreak is Tiebreak.OPPONENTS_GAME_WIN:
+                out[tiebreak] = self.opponents_pct_column([self.game_win(j) for j in range(n)], "OGW%")
+            elif tiebreak is Tiebreak.GAME_WIN:
+                out[tiebreak] = [
+                    _value("GW%", self.game_win(i), (), (), f"{self.game_points[i]:g} game points over {self.games[i]} games, floor 1/3")
+                    for i in range(n)
+                ]
+            else:
+                raise FormatError(f"unknown tie-break {tiebreak!r}", code="standings/unknown_tiebreak")
+        return out
 
     def direct_encounter(self, group: list[int]) -> dict[int, TiebreakValue]:
+        rounds = self.rounds
+        if any(rounds[i] < len(group) - 1 for i in group):  # someone has too few games to have met them all
+            return {i: _value("DE", None, note="the tied players have not all met") for i in group}
         members = set(group)
         met: dict[int, set[int]] = {i: set() for i in group}
         scored: dict[int, list[Term]] = {i: [] for i in group}
         for i in group:
-            for rnd, opp, pts, played in self.entries[i]:
+            for rnd, opp, pts, played, *_ in self.entries[i]:
                 if played and opp in members:
                     met[i].add(opp)
                     scored[i].append((rnd, self.players[opp], pts))
@@ -283,12 +352,45 @@ class _Tables:
         return {i: TiebreakValue("DE", float(sum(t[2] for t in scored[i])), tuple(scored[i])) for i in group}
 
 
-def _by_value(term: Term) -> float:
-    return term[2]
+def _earned(scoring: Scoring) -> dict[tuple[Outcome, bool], tuple[float, float]]:
+    """(seat 0's points, seat 1's points) for each outcome, played or forfeited, as Scoring.points says."""
+    table = {}
+    for outcome in Outcome:
+        for forfeit in (False, True):
+            result = MatchResult(0, 0, 1, outcome, forfeit=forfeit)
+            table[outcome, forfeit] = (scoring.points(result, 0), scoring.points(result, 1))
+    return table
 
 
-def _key(value: TiebreakValue) -> float:
-    return -1e18 if value.value is None else round(value.value, 9)
+def _exact_sums(scoring: Scoring, most_rounds: int) -> bool:
+    """Whether every points total, and every sum of totals a Buchholz adds, is exact in floating
+    point whatever the order: each result is worth a multiple of 1/1024 no larger than 2**20, and
+    nobody plays more than 2**11 rounds, so sums stay multiples of 1/1024 below 2**42 < 2**53 / 1024.
+    True for every scoring in use (1 / ½ / 0, 3 / 1 / 0)."""
+    values = {scoring.bye_points, *(v for pair in _earned(scoring).values() for v in pair)}
+    return most_rounds <= 2**11 and all(
+        isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= 2**20 and float(v * 1024).is_integer() for v in values
+    )
+
+
+def _without(terms: tuple, term: Term) -> tuple:
+    k = terms.index(term)
+    return terms[:k] + terms[k + 1:]
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def _value(code: str, value: float | None, terms: tuple = (), cut: tuple = (), note: str = "") -> TiebreakValue:
+    """TiebreakValue(code, value, terms, cut, note), made without the frozen dataclass's five
+    object.__setattr__ calls: standings for 10,000 players make 80,000 of them."""
+    made = _NEW(TiebreakValue)
+    _SET(made, "__dict__", {"code": code, "value": value, "terms": terms, "cut": cut, "note": note})
+    return made
+
+
+_third = itemgetter(2)  # a term's value
 
 
 def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None) -> list[StandingRow]:
@@ -297,19 +399,41 @@ def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], confi
     Each tie-break only separates players still tied on everything before it (C.07 Art. 4.2).
     """
     config = config or StandingsConfig()
+    with _collector_paused():
+        return _standings(players, results, config)
+
+
+@contextmanager
+def _collector_paused():
+    """Standings for 10,000 players build about a million small objects that all live until the
+    rows are returned, and none can be part of a reference cycle; meanwhile the cyclic collector
+    would walk every live object of the process again and again (over half the time it took).
+    Reference counting still frees everything; collection resumes as it was afterwards."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig) -> list[StandingRow]:
     tables = _Tables(players, results, config.scoring)
     n = len(tables.players)
     # Values of the order-independent tie-breaks, for every player (rows explain all of them).
-    computed: dict[Tiebreak, list[TiebreakValue]] = {}
-    for tiebreak in config.tiebreaks:
-        if tiebreak is not Tiebreak.DIRECT_ENCOUNTER and tiebreak not in computed:
-            computed[tiebreak] = [tables.value(i, tiebreak) for i in range(n)]
+    computed = tables.columns(config.tiebreaks)
     direct: dict[int, TiebreakValue] = {}
     by_points: dict[float, list[int]] = defaultdict(list)
-    for i in range(n):
-        by_points[round(tables.points[i], 9)].append(i)
+    for i, points in enumerate(tables.points):
+        by_points[round(points, 9)].append(i)
     groups = [by_points[p] for p in sorted(by_points, reverse=True)]
-    point_group = {i: len(g) for g in groups for i in g}
+    point_group = [0] * n
+    for group in groups:
+        for i in group:
+            point_group[i] = len(group)
+    # Every group lists its players by seed (index), and so does every run split from it.
     for tiebreak in config.tiebreaks:
         refined = []
         for group in groups:
@@ -319,31 +443,40 @@ def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], confi
             if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
                 values = tables.direct_encounter(group)
                 direct.update(values)
-                key = {i: _key(values[i]) for i in group}
+                ranked = sorted(zip([_rank_key(values[i]) for i in group], group))
             else:
-                column = computed[tiebreak]
-                key = {i: _key(column[i]) for i in group}
-            ordered = sorted(group, key=lambda i: (-key[i], i))
-            run = [ordered[0]]
-            for i in ordered[1:]:
-                if key[i] == key[run[-1]]:
-                    run.append(i)
-                else:
-                    refined.append(run)
-                    run = [i]
-            refined.append(run)
+                ranked = sorted(zip(map(_rank_key, map(computed[tiebreak].__getitem__, group)), group))
+            for _, run in groupby(ranked, key=_first):
+                refined.append([i for _, i in run])
         groups = refined
-    order = [i for group in groups for i in sorted(group)]  # seed breaks what is left
-    rows = []
-    for rank, i in enumerate(order, start=1):
-        values = []
-        for tiebreak in config.tiebreaks:
-            if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
-                values.append(direct.get(i, TiebreakValue("DE", None, note="not needed")))
-            else:
-                values.append(computed[tiebreak][i])
-        rows.append(StandingRow(rank, tables.players[i], i + 1, tables.points[i], tuple(values), point_group[i]))
-    return rows
+    order = [i for group in groups for i in group]  # seed breaks what is left
+    not_needed = TiebreakValue("DE", None, note="not needed")
+    columns = [
+        [direct.get(i, not_needed) for i in order] if tiebreak is Tiebreak.DIRECT_ENCOUNTER else list(map(computed[tiebreak].__getitem__, order))
+        for tiebreak in config.tiebreaks
+    ]
+    values = zip(*columns) if columns else repeat((), n)
+    players, points = tables.players, tables.points
+    return [
+        _row(rank, players[i], i + 1, points[i], row_values, point_group[i])
+        for rank, i, row_values in zip(range(1, n + 1), order, values)
+    ]
+
+
+def _rank_key(value: TiebreakValue) -> float:
+    """Higher values rank first; "not applicable" last (the sort is ascending)."""
+    return 1e18 if value.value is None else -round(value.value, 9)
+
+
+def _first(pair: tuple) -> float:
+    return pair[0]
+
+
+def _row(rank: int, player: PlayerId, seed: int, points: float, values: tuple, tied: int) -> StandingRow:
+    """StandingRow(...) without the frozen dataclass's per-field object.__setattr__ calls."""
+    made = _NEW(StandingRow)
+    _SET(made, "__dict__", {"rank": rank, "player": player, "seed": seed, "points": points, "values": values, "tied": tied})
+    return made
 
 
 def bench_standings(n_players: int, rounds: int = 14, seed: int = 0) -> float:
