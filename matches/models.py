@@ -13,6 +13,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.errors import ApplicationError
+from engines.protocol import Event
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -106,3 +109,13 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} #{self.seq} {self.kind}"
+
+    def to_engine(self) -> Event:
+        """The engine's view of this stored event; the place where an old schema_version is upcast."""
+        if self.schema_version != 1:
+            raise ApplicationError(
+                f"event {self.seq} of match {self.match_id} has unknown schema version {self.schema_version}",
+                code="event/unknown_schema_version",
+                status=500,
+            )
+        return Event(kind=self.kind, payload=self.payload, seat=self.seat)

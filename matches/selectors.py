@@ -1,5 +1,6 @@
-"""Reads of the match store: state rebuilt from the log, per-seat views, redacted event listings and
-provable-fairness verification. Nothing here writes to the database."""
+"""Reads of the match store: the current state (from the live state, `matches.live`), per-seat
+views, redacted event listings and provable-fairness verification. Nothing here writes to the
+database."""
 
 from __future__ import annotations
 
@@ -7,17 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.db.models.functions import Coalesce
 
-from core.errors import ApplicationError, Conflict, Forbidden, NotFound
+from core.errors import Conflict, Forbidden, NotFound
 from engines.fairness import Verification, verify_log
-from engines.protocol import Decision, Event, Game
+from engines.protocol import Decision, Game
 from engines.registry import get_game
-from engines.replay import replay
-from matches.models import Match, MatchEvent
+from matches.live import live_catch_up, live_checkin, live_checkout, live_peek
+from matches.models import Match
 
 S = TypeVar("S")
 
@@ -54,51 +53,17 @@ def match_head_seq(match: Match) -> int:
     return last or 0
 
 
-def event_to_engine(row: MatchEvent) -> Event:
-    """The engine's view of a stored event; the place where an old schema_version would be upcast."""
-    if row.schema_version != 1:
-        raise ApplicationError(
-            f"event {row.seq} of match {row.match_id} has unknown schema version {row.schema_version}",
-            code="event/unknown_schema_version",
-            status=500,
-        )
-    return Event(kind=row.kind, payload=row.payload, seat=row.seat)
-
-
-def _cache_key(match: Match, seq: int) -> str:
-    # Unique per match even where a database reuses primary keys (SQLite after a rollback) or two
-    # matches share a seed (tests and replays pass one): the creation time tells them apart.
-    created = match.created_at.isoformat() if match.created_at else "new"
-    return f"match-state:{match.pk}:{created}:{match.seed_commitment[:16]}:{match.engine_version}:{seq}"
-
-
 def match_snapshot(match: Match) -> MatchSnapshot:
-    """The match's current state, from the cache when the log has not moved, else by full replay."""
+    """The match's current state (a copy the caller may keep) and its seq: the live state when it is
+    at the log's head, else the live state caught up with the log (or rebuilt from it)."""
     seq = match_head_seq(match)
-    cached = cache.get(_cache_key(match, seq))
-    if cached is not None:
-        return MatchSnapshot(cached, seq)
-    game = match_game(match)
-    rows = list(match.events.order_by("seq"))
-    result = replay(game, seats=match.seats.count(), options=match.options, events=map(event_to_engine, rows))
-    if not result.ok:
-        raise ApplicationError(
-            f"match {match.pk} does not replay: event {rows[result.applied].seq} fails with "
-            f"{result.failure.code}: {result.failure.detail}",
-            code="match/corrupt_log",
-            status=500,
-        )
-    match_snapshot_remember(match, MatchSnapshot(result.state, seq))
-    return MatchSnapshot(result.state, seq)
-
-
-def match_snapshot_remember(match: Match, snapshot: MatchSnapshot) -> None:
-    """Cache a state once the events it reflects are committed: a state cached inside a transaction
-    that then rolls back would stand for a sequence number whose event is written differently later.
-    The log stays the truth; a lost or evicted entry only costs a replay."""
-    key = _cache_key(match, snapshot.seq)
-    state = snapshot.state.clone()  # the caller goes on advancing its own state in place
-    transaction.on_commit(lambda: cache.set(key, state, timeout=3600))
+    state = live_peek(match, seq)
+    if state is not None:
+        return MatchSnapshot(state, seq)
+    live = live_catch_up(live_checkout(match))
+    snapshot = MatchSnapshot(live.state.clone(), live.seq)
+    live_checkin(live)
+    return snapshot
 
 
 def match_seat_indices(match: Match, user) -> list[int]:
@@ -131,7 +96,7 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
     state = game.new_state(seats=match.seats.count(), options=match.options)
     listing = []
     for row in rows:
-        event = event_to_engine(row)
+        event = row.to_engine()
         audience = None if finished else game.event_audience(state, event)
         visible = audience is None or (viewer_seat is not None and viewer_seat in audience)
         if row.seq > after:
@@ -161,7 +126,7 @@ def match_verify(match: Match) -> Verification:
         options=match.options,
         seed=bytes(match.seed),
         commitment=match.seed_commitment,
-        events=((row.seq, event_to_engine(row)) for row in rows),
+        events=((row.seq, row.to_engine()) for row in rows),
         recorded_outcome=match.outcome,
     )
 

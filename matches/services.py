@@ -1,15 +1,16 @@
 """Writes to the match store: creating a match, a seat's action, a forfeit. The API views, the Celery
 tasks and the management commands all call these; none of them writes a match or an event another way.
 
-Each checks the request against the match and its engine, then appends through `matches.store` inside
-one transaction holding the match row's lock; anything refused writes nothing.
+Each checks the request against the match's live state and its engine, then appends through
+`matches.store` in one transaction of a few statements; anything refused writes nothing.
 """
 
 from __future__ import annotations
 
 import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Iterator, Literal
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -20,8 +21,17 @@ from engines.errors import EngineError, IllegalAction
 from engines.protocol import Event, Game
 from engines.registry import get_game
 from matches.models import Match, MatchEvent, MatchSeat
-from matches.selectors import MatchSnapshot, match_get, match_seat_indices, match_snapshot
-from matches.store import chance_and_bots_play, event_append, projection_update
+from matches.live import (
+    LiveMatch,
+    live_catch_up,
+    live_checkin,
+    live_checkout,
+    live_forget,
+    live_new,
+    live_return_unchanged,
+)
+from matches.selectors import MatchSnapshot, match_get
+from matches.store import chance_and_bots_play, event_row, events_insert, projection_update
 from matches.tasks import match_play
 
 
@@ -100,14 +110,18 @@ def match_create(
     MatchSeat.objects.bulk_create(
         MatchSeat(match=match, index=index, user=spec.user, bot=spec.bot) for index, spec in enumerate(seats)
     )
-    snapshot = MatchSnapshot(game.new_state(seats=len(seats), options=resolved), 0)
+    live = live_new(
+        match=match, game=game, seat_users=[spec.user.pk if spec.user else None for spec in seats],
+        seat_bots=[spec.bot for spec in seats], state=game.new_state(seats=len(seats), options=resolved),
+    )
     if bots_play == "auto":
         bots_play = "worker" if all(spec.bot for spec in seats) else "now"
     if bots_play == "worker":
         transaction.on_commit(lambda: match_play.delay(match.pk))
     elif bots_play == "now":
-        snapshot, _ = chance_and_bots_play(match, game, snapshot)
-    projection_update(match, game, snapshot)
+        events_insert(chance_and_bots_play(live))
+    projection_update(live)
+    live_checkin(live)
     return match
 
 
@@ -124,19 +138,21 @@ def match_submit_action(
 
     Order of checks: a known idempotency key returns the first result (even after the match ended);
     then a finished match refuses; then a stale `expected_seq` is a conflict carrying the current seq;
-    then the engine judges the action. Anything refused writes nothing.
+    then the engine judges the action. Anything refused writes nothing. When another writer takes
+    the next sequence number first, the unique index refuses this one and the request is judged
+    once more against the log as it then is (a conflict, or the first result of a retried key).
     """
-    try:
-        with transaction.atomic():
-            return _submit(match_id, user, action, expected_seq, seat, idempotency_key)
-    except IntegrityError:
-        # Only reachable if a writer slipped past the row lock (it cannot on PostgreSQL or SQLite):
-        # the unique indexes still guarantee nothing was written twice.
-        raise Conflict("another append won the race; read the log and retry", code="match/stale_seq") from None
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                return _submit(match_id, user, action, expected_seq, seat, idempotency_key)
+        except IntegrityError:
+            live_forget(match_id)
+    raise Conflict("another append won the race; read the log and retry", code="match/stale_seq")
 
 
 def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> AppendResult:
-    match = match_get(match_id=match_id, for_update=True)
+    match = match_get(match_id=match_id)
     if idempotency_key:
         earlier = match.events.filter(idempotency_key=idempotency_key).first()
         if earlier is not None:
@@ -147,27 +163,43 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
             return AppendResult(match=match, event=earlier, replayed=True)
     if match.is_finished:
         raise Conflict("the match is finished and accepts no more events", code="match/finished")
-    seat = _acting_seat(match, user, seat)
-    snapshot = match_snapshot(match)
-    if expected_seq != snapshot.seq:
-        raise Conflict(
-            f"expected_seq {expected_seq} is stale: the log is at {snapshot.seq}",
-            code="match/stale_seq",
-            current_seq=snapshot.seq,
-        )
-    game = get_game(match.game)
+    live = live_checkout(match)
+    if expected_seq != live.seq:
+        live_catch_up(live)  # this process's copy may be behind another's appends
+    with _returned_unchanged_if_refused(live):
+        if expected_seq != live.seq:
+            raise Conflict(
+                f"expected_seq {expected_seq} is stale: the log is at {live.seq}",
+                code="match/stale_seq",
+                current_seq=live.seq,
+            )
+        seat = _acting_seat(live, user, seat)
+        event = Event.action(seat, action)
+        try:
+            live.game.apply(live.state, event)
+        except IllegalAction as error:
+            raise _engine_error(error) from None
+    live.seq += 1
+    first = event_row(match, live.seq, event, actor=user, idempotency_key=idempotency_key)
+    rows = events_insert([first, *chance_and_bots_play(live)])
+    projection_update(live)
+    live_checkin(live)
+    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
+
+
+@contextmanager
+def _returned_unchanged_if_refused(live: LiveMatch) -> Iterator[None]:
+    """A refusal changes nothing (the engine checks before it changes), so the live state is still the
+    log's and goes straight back to the cache; it does not wait for a commit that will not come."""
     try:
-        game.apply(state := snapshot.state, Event.action(seat, action))
-    except IllegalAction as error:
-        raise _engine_error(error) from None
-    event = event_append(match, snapshot.seq + 1, Event.action(seat, action), actor=user, idempotency_key=idempotency_key)
-    snapshot, appended = chance_and_bots_play(match, game, MatchSnapshot(state, event.seq))
-    projection_update(match, game, snapshot)
-    return AppendResult(match=match, event=event, appended=appended, snapshot=snapshot)
+        yield
+    except ApplicationError:
+        live_return_unchanged(live)
+        raise
 
 
-def _acting_seat(match: Match, user, requested: int | None) -> int:
-    held = match_seat_indices(match, user)
+def _acting_seat(live: LiveMatch, user, requested: int | None) -> int:
+    held = live.seats_of(user)
     if requested is not None:
         if requested not in held:
             raise Forbidden(f"seat {requested} is not yours to act for", code="seat/not_yours")
@@ -175,32 +207,43 @@ def _acting_seat(match: Match, user, requested: int | None) -> int:
     if not held:
         raise Forbidden("you hold no seat in this match", code="seat/not_yours")
     if len(held) > 1:
-        deciding = get_game(match.game).decision(match_snapshot(match).state).seats
+        deciding = live.game.decision(live.state).seats
         held = [index for index in held if index in deciding] or held
         if len(held) > 1:
             raise Rejected("you hold several seats here: say which one acts", code="seat/ambiguous")
     return held[0]
 
 
-@transaction.atomic
 def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> AppendResult:
-    """Record that `seat` gives up (a resignation, or a bot that broke the rules or a deadline)."""
-    match = match_get(match_id=match_id, for_update=True)
+    """Record that `seat` gives up (a resignation, or a bot that broke the rules or a deadline), at
+    whatever the head of the log is when it is written."""
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                return _forfeit(match_id, seat, reason, user)
+        except IntegrityError:
+            live_forget(match_id)
+    raise Conflict("the match kept moving; try again", code="match/stale_seq")
+
+
+def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
+    match = match_get(match_id=match_id)
     if match.is_finished:
         raise Conflict("the match is finished and accepts no more events", code="match/finished")
-    if user is not None and seat not in match_seat_indices(match, user):
-        raise Forbidden(f"seat {seat} is not yours", code="seat/not_yours")
-    game = get_game(match.game)
-    snapshot = match_snapshot(match)
+    live = live_catch_up(live_checkout(match))
     forfeit = Event.forfeit(seat, reason)
-    try:
-        game.apply(state := snapshot.state, forfeit)
-    except IllegalAction as error:
-        raise _engine_error(error) from None
-    event = event_append(match, snapshot.seq + 1, forfeit, actor=user)
-    snapshot, appended = chance_and_bots_play(match, game, MatchSnapshot(state, event.seq))
-    projection_update(match, game, snapshot)
-    return AppendResult(match=match, event=event, appended=appended, snapshot=snapshot)
+    with _returned_unchanged_if_refused(live):
+        if user is not None and seat not in live.seats_of(user):
+            raise Forbidden(f"seat {seat} is not yours", code="seat/not_yours")
+        try:
+            live.game.apply(live.state, forfeit)
+        except IllegalAction as error:
+            raise _engine_error(error) from None
+    live.seq += 1
+    rows = events_insert([event_row(match, live.seq, forfeit, actor=user), *chance_and_bots_play(live)])
+    projection_update(live)
+    live_checkin(live)
+    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
 
 
 def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]:

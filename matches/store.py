@@ -1,9 +1,14 @@
 """The event store's write path: events appended at the head of a match's log, chance and bots played
 forward, and the match row's projection (status, outcome) kept in step.
 
-Callers hold the match row's lock (`select_for_update` on PostgreSQL; SQLite's IMMEDIATE transactions
-serialise writers), and the unique (match, seq) index is the last word: two writers can never both
-append the same sequence number. The use cases on top are in `matches.services`.
+An append is a small, fixed number of statements in one transaction: the match row read, one INSERT
+of every event it adds (the action, then the chance draws and bot moves that follow it) and, when
+the match ends, one UPDATE. Nothing is locked: the unique (match, seq) index does the work of a
+lock, because two writers that start from the same head both try to insert its next sequence number
+and the second is refused (`IntegrityError`, which the services turn into a conflict or a retry).
+The state to append to is the live state (`matches.live`), never a replay of the log.
+
+The use cases on top are in `matches.services`.
 """
 
 from __future__ import annotations
@@ -13,49 +18,63 @@ import hmac
 import random
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.errors import ApplicationError
 from engines.chance import draw
 from engines.errors import IllegalAction
-from engines.protocol import Event, Game, Turn
-from engines.registry import get_game
+from engines.protocol import Event, Turn
+from matches.live import LiveMatch, live_catch_up, live_checkin, live_checkout, live_forget
 from matches.models import Match, MatchEvent
-from matches.selectors import MatchSnapshot, match_get, match_snapshot, match_snapshot_remember
+from matches.selectors import match_get
 from matches.signals import match_finished
+
+# How often a bot-playing writer starts again from the log when another writer overtook it.
+OVERTAKEN_RETRIES = 3
 
 
 def match_advance(*, match_id: int, chunk: int | None = None) -> int:
     """Let chance and bots play until a person must decide or the match ends; returns events added.
 
-    Each chunk of events is its own transaction under the match lock, so a worker killed mid-match
-    leaves a consistent, committed prefix of the log that the next run simply continues; a second
-    copy of the same task waits for the lock and then finds nothing (or less) left to do.
+    The match is played in memory and written a chunk at a time, each chunk its own transaction, so
+    a worker killed mid-match leaves a committed prefix of the log (losing at most one chunk's
+    work) that the next run continues. A second copy of the same task racing this one computes the
+    same events (chance and bots are seeded by the match seed and the sequence number); whichever
+    inserts a chunk second is refused by the unique index, catches up with the log and goes on.
     """
     chunk = chunk or settings.SNAKEPIT_ADVANCE_CHUNK
     total = 0
-    while True:
-        with transaction.atomic():
-            match = match_get(match_id=match_id, for_update=True)
-            if match.is_finished:
-                return total
-            game = get_game(match.game)
-            snapshot, appended = chance_and_bots_play(match, game, match_snapshot(match), limit=chunk)
-            projection_update(match, game, snapshot)
-        total += len(appended)
-        if len(appended) < chunk:
+    for _ in range(OVERTAKEN_RETRIES):
+        match = match_get(match_id=match_id)
+        if match.is_finished:
             return total
+        live = live_catch_up(live_checkout(match))
+        try:
+            while True:
+                with transaction.atomic():
+                    rows = chance_and_bots_play(live, limit=chunk)
+                    events_insert(rows)
+                    projection_update(live)
+                total += len(rows)
+                if len(rows) < chunk or live.match.is_finished:
+                    live_checkin(live)
+                    return total
+        except IntegrityError:
+            live_forget(match_id)  # overtaken: our copy ran ahead of what was written; start from the log
+    raise ApplicationError(
+        f"match {match_id}: other writers kept overtaking this one", code="match/contended", status=503
+    )
 
 
-
-def event_append(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
-    row = _event_row(match, seq, event, actor=actor, idempotency_key=idempotency_key)
-    row.save(force_insert=True)
-    return row
+def events_insert(rows: list[MatchEvent]) -> list[MatchEvent]:
+    """One INSERT for every row; the unique (match, seq) index refuses a sequence number taken."""
+    return MatchEvent.objects.bulk_create(rows) if rows else rows
 
 
-def _event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> MatchEvent:
+def event_row(
+    match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None
+) -> MatchEvent:
     return MatchEvent(
         match=match,
         seq=seq,
@@ -68,38 +87,40 @@ def _event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_
 
 
 def _bot_rng(match: Match, seq: int) -> random.Random:
-    # Bots are seeded from the match seed too, so a bot match is reproducible end to end; their choices
-    # are logged as ordinary actions, so replay never needs this.
-    digest = hmac.new(bytes(match.seed), f"snakepit/bot/{seq}".encode(), hashlib.sha256).digest()
+    # Bots are seeded from the match seed too, so a bot match is reproducible end to end (and two
+    # copies of one task write the same events); their choices are logged as ordinary actions, so
+    # replay never needs this.
+    digest = hmac.digest(bytes(match.seed), f"snakepit/bot/{seq}".encode(), hashlib.sha256)
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def chance_and_bots_play(
-    match: Match, game: Game, snapshot: MatchSnapshot, *, limit: int | None = None
-) -> tuple[MatchSnapshot, list[MatchEvent]]:
-    """Append chance outcomes and bot actions until a person must decide or the match is over.
+def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[MatchEvent]:
+    """Advance the live state by chance outcomes and bot actions until a person must decide or the
+    match is over, and return the rows to insert (not yet written).
 
     Without a `limit`, running past SNAKEPIT_MAX_AUTO_EVENTS means an engine never hands the turn
     back, and is an error; with one, it is the caller's chunk size and the caller loops.
     """
-    bot_seats = {seat.index: seat.bot for seat in match.seats.all() if seat.bot}
+    game, state, match = live.game, live.state, live.match
+    seed = bytes(match.seed)
     bots = game.bots()
     pending: list[MatchEvent] = []
-    state, seq = snapshot.state, snapshot.seq
     for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
         decision = game.decision(state)
         if decision.kind == "over":
             break
+        seq = live.seq + 1
         if decision.kind == "chance":
-            event = Event.chance_outcome(draw(bytes(match.seed), seq + 1, game.chance_request(state)))
+            event = Event.chance_outcome(draw(seed, seq, game.chance_request(state)))
             game.apply(state, event)
         else:
-            acting = sorted(seat for seat in decision.seats if seat in bot_seats)
+            acting = sorted(seat for seat in decision.seats if live.seat_bots[seat])
             if not acting:
                 break
-            event = _bot_move(match, game, state, acting[0], bots[bot_seats[acting[0]]], seq + 1)
-        seq += 1
-        pending.append(_event_row(match, seq, event))
+            seat = acting[0]
+            event = _bot_move(live, seat, bots[live.seat_bots[seat]], seq)
+        live.seq = seq
+        pending.append(event_row(match, seq, event))
     else:
         if not limit:
             raise ApplicationError(
@@ -107,15 +128,15 @@ def chance_and_bots_play(
                 code="match/runaway",
                 status=500,
             )
-    # One INSERT for the whole run: chance and bot moves arrive by the hundred in bot matches.
-    return MatchSnapshot(state, seq), MatchEvent.objects.bulk_create(pending)
+    return pending
 
 
-def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int) -> Event:
-    """Apply the bot's action to `state` and return it, or its forfeit when the bot crashes or acts
-    illegally (a refused action leaves the state as it was, so the forfeit applies to that)."""
+def _bot_move(live: LiveMatch, seat: int, bot, seq: int) -> Event:
+    """Apply the bot's action to the live state and return it, or its forfeit when the bot crashes or
+    acts illegally (a refused action leaves the state as it was, so the forfeit applies to that)."""
+    game, state = live.game, live.state
     try:
-        event = Event.action(seat, bot.act(Turn(game, state, seat), _bot_rng(match, seq)))
+        event = Event.action(seat, bot.act(Turn(game, state, seat), _bot_rng(live.match, seq)))
         game.apply(state, event)
         return event
     except IllegalAction as error:
@@ -127,10 +148,11 @@ def _bot_move(match: Match, game: Game, state, seat: int, bot, seq: int) -> Even
     return forfeit
 
 
-def projection_update(match: Match, game: Game, snapshot: MatchSnapshot) -> None:
-    """Keep the queryable projection (status, outcome) in step with the log, and cache the state."""
-    match_snapshot_remember(match, snapshot)
-    outcome = game.outcome(snapshot.state)
+def projection_update(live: LiveMatch) -> None:
+    """Keep the queryable projection (status, outcome) in step with the log; once the transaction
+    that finished the match commits, tell whoever listens (ladders, tournaments)."""
+    match = live.match
+    outcome = live.game.outcome(live.state)
     if outcome is not None and not match.is_finished:
         match.status = Match.Status.FINISHED
         match.outcome = outcome.to_json()

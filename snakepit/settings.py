@@ -189,6 +189,8 @@ SPECTACULAR_SETTINGS = {
 SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"))
 # Events a worker appends per transaction while playing chance and bots.
 SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
+# Running matches whose live state each process keeps in memory (matches/live.py), least recent out.
+SNAKEPIT_LIVE_MATCHES = int(os.environ.get("SNAKEPIT_LIVE_MATCHES", "5000"))
 # A match whose chance or bot move is this many seconds overdue is handed to a worker again.
 SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
 

@@ -15,7 +15,7 @@ from engines.chance import seed_commitment
 from engines.fairness import verify_log
 from engines.protocol import Event
 from engines.registry import get_game
-from matches import selectors, services, store
+from matches import live, selectors, services, store
 from matches.models import Match, MatchEvent
 from matches.services import SeatSpec
 
@@ -229,7 +229,7 @@ class TestVerificationAndReplay:
 
     def test_a_tampered_roll_or_seed_fails_verification(self, users):
         match = self._finished()
-        events = [(row.seq, selectors.event_to_engine(row)) for row in match.events.order_by("seq")]
+        events = [(row.seq, row.to_engine()) for row in match.events.order_by("seq")]
         seq, first_chance = next((seq, event) for seq, event in events if event.kind == "chance")
         die = first_chance.payload["dice"]
         forged = Event.chance_outcome({"dice": [die[0] % 6 + 1, die[1]]})
@@ -263,14 +263,12 @@ class TestVerificationAndReplay:
             call_command("verify_matches", "--game", "rat-snake")
         assert f"match {match.pk}:" in capsys.readouterr().err
 
-    def test_state_is_rebuilt_from_the_log_when_the_cache_is_empty(self, users):
-        from django.core.cache import cache
-
+    def test_state_is_rebuilt_from_the_log_when_no_live_state_is_kept(self, users):
         match = self._finished()
-        cached = selectors.match_snapshot(match)
-        cache.clear()
+        kept = selectors.match_snapshot(match)
+        live.live_forget()
         rebuilt = selectors.match_snapshot(match)
-        assert rebuilt == cached
+        assert rebuilt == kept
 
 
 @pytest.mark.django_db(transaction=True)
@@ -326,18 +324,89 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
 
 
 @pytest.mark.django_db
-def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_cached(users, django_capture_on_commit_callbacks):
-    from django.core.cache import cache
-
+def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_kept(users, django_capture_on_commit_callbacks):
     match = human_match(users, "alice", "bob")
     seat, action, seq = deciding(match)
     with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=False) as callbacks:
         with transaction.atomic():
             services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
             raise RuntimeError("the request fails after the append")
-    assert callbacks == []  # the rolled-back append queued no cache write
+    assert callbacks == []  # the rolled-back append queued no return of its live state
     assert match.events.count() == seq
-    assert cache.get(selectors._cache_key(match, seq + 1)) is None
+    assert live.live_peek(match, seq + 1) is None
+    after = selectors.match_snapshot(match)
+    assert after.seq == seq and after.state == replayed(match)
+    # and the action can be made again, from the log as it really is
+    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    assert match.events.filter(seq=seq + 1).count() == 1
+
+
+@pytest.mark.django_db
+def test_an_append_to_a_live_match_reads_no_event_and_writes_in_one_insert(users, django_capture_on_commit_callbacks):
+    """The live state is kept in memory: an action costs the match row read and one INSERT of every
+    event it brings (the action, the dice, the bot's answer), with no lock and no replay."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for number in range(50):  # a seed after whose first throw Alice may throw again
+        with django_capture_on_commit_callbacks(execute=True):  # committed: the live state is kept
+            match = services.match_create(
+                game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")],
+                options={"side_bets": False}, seed=bytes([number]) * 32,
+            )
+        snapshot = selectors.match_snapshot(match)
+        if {"type": "continue"} in get_game("rat-snake").legal_actions(snapshot.state, 0):
+            break
+    with CaptureQueriesContext(connection) as queries:
+        result = services.match_submit_action(
+            match_id=match.pk, user=users["alice"], action={"type": "continue"}, expected_seq=snapshot.seq
+        )
+    statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
+    writes = [query["sql"] for query in queries.captured_queries if query["sql"].upper().startswith("INSERT")]
+    assert len(writes) == 1 and "matches_matchevent" in writes[0]
+    assert len(result.appended) >= 1  # the dice (and maybe the bot) came in the same INSERT
+    assert not any("FOR UPDATE" in query["sql"].upper() for query in queries.captured_queries)
+    assert not any(
+        query["sql"].upper().startswith("SELECT") and "MATCHES_MATCHEVENT" in query["sql"].upper()
+        for query in queries.captured_queries
+    ), "an append read the log"
+    assert statements.count("SELECT") == 1  # the match row
+    assert set(statements) <= {"SELECT", "INSERT", "UPDATE", "SAVEPOINT", "RELEASE"}
+
+
+@pytest.mark.django_db
+def test_a_live_state_that_another_process_overtook_is_caught_up_not_trusted(users):
+    match = human_match(users, "alice", "bob")
+    stale = live.live_checkout(match)  # as another process would hold it: a copy at this seq
+    stale_seq = stale.seq
+    stale = live.LiveMatch(stale.match, stale.game, stale.seat_users, stale.seat_bots, stale.seq, stale.state.clone())
+    seat, action, seq = deciding(match)
+    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    head = selectors.match_head_seq(match)
+    assert head > stale_seq
+    live.live_return_unchanged(stale)  # this process still believes the log is at stale_seq
+    with pytest.raises(ApplicationError) as refused:
+        services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=stale_seq)
+    assert refused.value.code == "match/stale_seq" and refused.value.extra["current_seq"] == head
+    live.live_return_unchanged(stale)
+    assert selectors.match_snapshot(match).state == replayed(match)
+    seat, action, seq = deciding(match)
+    assert seq == head
+    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    rows = list(match.events.order_by("seq").values_list("seq", flat=True))
+    assert rows == list(range(1, len(rows) + 1))
+    assert selectors.match_snapshot(match).state == replayed(match)
+
+
+def replayed(match):
+    from engines.replay import replay
+
+    result = replay(
+        get_game(match.game), seats=match.seats.count(), options=match.options,
+        events=[row.to_engine() for row in match.events.order_by("seq")],
+    )
+    assert result.ok
+    return result.state
 
 
 @pytest.mark.django_db
@@ -353,6 +422,6 @@ def test_matches_sharing_a_seed_never_share_a_cached_state(users, django_capture
         cached = selectors.match_snapshot(match)
         rebuilt = replay(
             get_game("rat-snake"), seats=2, options=match.options,
-            events=[selectors.event_to_engine(row) for row in match.events.order_by("seq")],
+            events=[row.to_engine() for row in match.events.order_by("seq")],
         )
         assert cached.state == rebuilt.state

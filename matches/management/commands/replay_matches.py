@@ -8,7 +8,6 @@ from tqdm import tqdm
 from engines.registry import get_game
 from engines.replay import replay
 from matches.models import Match
-from matches.selectors import event_to_engine
 
 
 class Command(BaseCommand):
@@ -28,7 +27,7 @@ class Command(BaseCommand):
                 engine,
                 seats=match.seats.count(),
                 options=match.options,
-                events=map(event_to_engine, match.events.order_by("seq")),
+                events=(row.to_engine() for row in match.events.order_by("seq")),
             )
             if not result.ok:
                 disagreements.append(f"match {match.pk}: event {result.applied + 1} fails ({result.failure.code})")

@@ -48,7 +48,7 @@ class Command(BaseCommand):
         width = max(len(figure.label) for figure in figures)
         self.stdout.write(f"\n{'figure':<{width}}  {'value':>12}  unit  key")
         for figure in figures:
-            shown = f"{figure.value:>12.3f}" if figure.unit == "s" else f"{figure.value:>12,.0f}"
+            shown = f"{figure.value:>12.3f}" if figure.unit in ("s", "ratio") else f"{figure.value:>12,.0f}"
             self.stdout.write(f"{figure.label:<{width}}  {shown}  {figure.unit}  {figure.key}")
 
 
