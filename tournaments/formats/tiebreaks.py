@@ -106,7 +106,7 @@ class StandingsConfig:
 Term = tuple
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TiebreakValue:
     code: str
     value: float | None  # None: not applicable (DE among players who did not all meet, or not tied)
@@ -134,7 +134,7 @@ def _term_text(term: Term) -> str:
     return f"r{rnd} {who} {value:g}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     rank: int
     player: PlayerId
@@ -171,60 +171,55 @@ class _Tables:
         self.scoring = scoring
         # Per player, in the order of the results: (round, opponent index or -1, points earned,
         # played over the board, won, whose score a Buchholz term takes (the opponent's, or the
-        # player's own for an unplayed round), whose name it shows (-1: the dummy)).
+        # player's own for an unplayed round), whose name it shows (-1: the dummy), game points,
+        # games).
         entries: list[list[tuple]] = [[] for _ in range(n)]
-        game_points = [0.0] * n
-        games = [0] * n
-        byes = [0] * n
+        add = [player_entries.append for player_entries in entries]
         bye_points = scoring.bye_points
         bye_won = bye_points >= scoring.win
         earned = _earned(scoring)
         win, loss = Outcome.WIN, Outcome.LOSS
         fields = attrgetter("round", "seat0", "seat1", "outcome", "forfeit", "games")
-        for rnd, seat0, seat1, outcome, forfeit, result_games in map(fields, results):
-            a = idx.get(seat0)
-            if a is None:
-                raise FormatError(f"result names unknown player {seat0!r}", code="standings/unknown_player")
-            if seat1 is None:
-                entries[a].append((rnd, -1, bye_points, False, bye_won, a, -1))
-                game_points[a] += 6.0  # a bye is two game wins (MTR Appendix C)
-                games[a] += 2
-                byes[a] += 1
-                continue
-            b = idx.get(seat1)
-            if b is None:
-                raise FormatError(f"result names unknown player {seat1!r}", code="standings/unknown_player")
-            pa, pb = earned[outcome, bool(forfeit)]
-            if b == a:  # Scoring.points reads a player who holds both seats as seat 0
-                pb = pa
-            if forfeit:
-                entries[a].append((rnd, b, pa, False, outcome is win, a, -1))
-                entries[b].append((rnd, a, pb, False, outcome is loss, b, -1))
-            else:
-                entries[a].append((rnd, b, pa, True, outcome is win, b, b))
-                entries[b].append((rnd, a, pb, True, outcome is loss, a, a))
-            g0, g1, gd = result_games
-            if g0 or g1 or gd:
-                game_points[a] += 3 * g0 + gd
-                game_points[b] += 3 * g1 + gd
-                games[a] += g0 + g1 + gd
-                games[b] += g0 + g1 + gd
-        self.entries = entries
-        self.game_points = game_points
-        self.games = games
+        try:
+            for rnd, seat0, seat1, outcome, forfeit, (g0, g1, gd) in map(fields, results):
+                a = idx[seat0]
+                if seat1 is None:
+                    add[a]((rnd, -1, bye_points, False, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
+                    continue
+                b = idx[seat1]
+                pa, pb = earned[outcome, bool(forfeit)]
+                if b == a:  # Scoring.points reads a player who holds both seats as seat 0
+                    pb = pa
+                count = g0 + g1 + gd  # no recorded games add nothing
+                if forfeit:
+                    add[a]((rnd, b, pa, False, outcome is win, a, -1, 3 * g0 + gd, count))
+                    add[b]((rnd, a, pb, False, outcome is loss, b, -1, 3 * g1 + gd, count))
+                else:
+                    add[a]((rnd, b, pa, True, outcome is win, b, b, 3 * g0 + gd, count))
+                    add[b]((rnd, a, pb, True, outcome is loss, a, a, 3 * g1 + gd, count))
+        except KeyError:
+            for result in results:  # name the first unknown player, as a one-by-one pass would
+                if result.seat0 not in idx:
+                    raise FormatError(f"result names unknown player {result.seat0!r}", code="standings/unknown_player") from None
+                if result.seat1 is not None and result.seat1 not in idx:
+                    raise FormatError(f"result names unknown player {result.seat1!r}", code="standings/unknown_player") from None
+            raise
         self.rounds = rounds = [len(e) for e in entries]
-        # Flat columns, player after player; player i's entries are [start[i], start[i + 1]).
-        self.start = start = [0, *accumulate(rounds)]
+        # Flat columns, player after player: player i's entries are spans[i] = [start, end).
+        start = [0, *accumulate(rounds)]
+        self.spans = spans = list(zip(start, start[1:]))
         flat = list(chain.from_iterable(entries))
-        columns = list(zip(*flat)) if flat else [()] * 7
-        self.rnd, self.opp, pts, _played, won, self.score_ref, self.name_ref = columns
-        spans = list(zip(start, start[1:]))
-        self.spans = spans
+        del entries, add
+        columns = list(zip(*flat)) if flat else [()] * 9
+        del flat
+        self.rnd, self.opp, self.pts, self.played, won, self.score_ref, self.name_ref, game_points, games = columns
+        pts = self.pts
         # Sums in the order the results came, from 0.0, as adding them one by one would.
         self.points = [sum(pts[s:e], 0.0) for s, e in spans]
         self.wins = [sum(won[s:e]) for s, e in spans]
-        self.pts = pts
-        self.byes = byes
+        self.game_points = [sum(game_points[s:e], 0.0) for s, e in spans]
+        self.games = [sum(games[s:e]) for s, e in spans]
+        self.byes = [sum(map((-1).__eq__, self.opp[s:e])) for s, e in spans]
         self.exact = _exact_sums(scoring, max(rounds, default=0))
 
     # -- FIDE opponents' scores ------------------------------------------------------------------
@@ -343,7 +338,8 @@ class _Tables:
         met: dict[int, set[int]] = {i: set() for i in group}
         scored: dict[int, list[Term]] = {i: [] for i in group}
         for i in group:
-            for rnd, opp, pts, played, *_ in self.entries[i]:
+            s, e = self.spans[i]
+            for rnd, opp, pts, played in zip(self.rnd[s:e], self.opp[s:e], self.pts[s:e], self.played[s:e]):
                 if played and opp in members:
                     met[i].add(opp)
                     scored[i].append((rnd, self.players[opp], pts))
@@ -378,15 +374,22 @@ def _without(terms: tuple, term: Term) -> tuple:
     return terms[:k] + terms[k + 1:]
 
 
+# Frozen dataclasses set each field through object.__setattr__; standings for 10,000 players make
+# 80,000 values and 10,000 rows, so these fill the slots directly (the same fields, in order).
 _NEW = object.__new__
-_SET = object.__setattr__
+_VALUE_SLOTS = tuple(getattr(TiebreakValue, f).__set__ for f in ("code", "value", "terms", "cut", "note"))
+_ROW_SLOTS = tuple(getattr(StandingRow, f).__set__ for f in ("rank", "player", "seed", "points", "values", "tied"))
 
 
 def _value(code: str, value: float | None, terms: tuple = (), cut: tuple = (), note: str = "") -> TiebreakValue:
-    """TiebreakValue(code, value, terms, cut, note), made without the frozen dataclass's five
-    object.__setattr__ calls: standings for 10,000 players make 80,000 of them."""
+    """TiebreakValue(code, value, terms, cut, note)."""
     made = _NEW(TiebreakValue)
-    _SET(made, "__dict__", {"code": code, "value": value, "terms": terms, "cut": cut, "note": note})
+    set_code, set_value, set_terms, set_cut, set_note = _VALUE_SLOTS
+    set_code(made, code)
+    set_value(made, value)
+    set_terms(made, terms)
+    set_cut(made, cut)
+    set_note(made, note)
     return made
 
 
@@ -473,9 +476,10 @@ def _first(pair: tuple) -> float:
 
 
 def _row(rank: int, player: PlayerId, seed: int, points: float, values: tuple, tied: int) -> StandingRow:
-    """StandingRow(...) without the frozen dataclass's per-field object.__setattr__ calls."""
+    """StandingRow(rank, player, seed, points, values, tied)."""
     made = _NEW(StandingRow)
-    _SET(made, "__dict__", {"rank": rank, "player": player, "seed": seed, "points": points, "values": values, "tied": tied})
+    for set_field, value in zip(_ROW_SLOTS, (rank, player, seed, points, values, tied)):
+        set_field(made, value)
     return made
 
 
