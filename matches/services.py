@@ -31,7 +31,7 @@ from matches.live import (
     live_return_unchanged,
 )
 from matches.selectors import MatchSnapshot, match_get
-from matches.store import chance_and_bots_play, event_row, events_insert, projection_update
+from matches.store import NewEvent, chance_and_bots_play, event_row, events_insert, projection_update
 from matches.tasks import match_play
 
 
@@ -48,8 +48,8 @@ class AppendResult:
     """What one submission wrote: the submitted event, then whatever chance and bots added after it."""
 
     match: Match
-    event: MatchEvent
-    appended: list[MatchEvent] = field(default_factory=list)
+    event: MatchEvent | NewEvent  # the stored event when an idempotency key replays it
+    appended: list[NewEvent] = field(default_factory=list)
     snapshot: MatchSnapshot | None = None
     replayed: bool = False
 

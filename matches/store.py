@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from core.errors import ApplicationError
@@ -67,22 +71,65 @@ def match_advance(*, match_id: int, chunk: int | None = None) -> int:
     )
 
 
-def events_insert(rows: list[MatchEvent]) -> list[MatchEvent]:
-    """One INSERT for every row; the unique (match, seq) index refuses a sequence number taken."""
-    return MatchEvent.objects.bulk_create(rows) if rows else rows
+# The columns an append writes, written straight through the driver rather than with `bulk_create`:
+# on a bot match's chunk of 200 events, the ORM's per-field preparation and SQL compilation, and
+# psycopg's parameter binding, cost several times the database's own work, while PostgreSQL's COPY
+# costs a fifth of it (measured: about 10 against 50 to 67 microseconds of CPU per row). SQLite,
+# whose binding is in C, takes multi-row INSERTs.
+_INSERTED = ("match_id", "seq", "kind", "seat", "payload", "schema_version", "actor_id", "idempotency_key", "created_at")
+_ROWS_PER_INSERT = 1000  # SQLite: well under its limit on parameters in one statement
 
 
-def event_row(
-    match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None
-) -> MatchEvent:
-    return MatchEvent(
-        match=match,
-        seq=seq,
-        kind=event.kind,
-        seat=event.seat,
-        payload=dict(event.payload),
-        actor=actor,
-        idempotency_key=idempotency_key or None,
+def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
+    """Write every row (stamped now) in one round trip; the unique (match, seq) index refuses a
+    sequence number already taken, as an `IntegrityError`."""
+    if not rows:
+        return rows
+    now = timezone.now()
+    values = []
+    for row in rows:
+        row.created_at = now
+        values.append((
+            row.match_id, row.seq, row.kind, row.seat, json.dumps(row.payload), row.schema_version,
+            row.actor_id, row.idempotency_key, now,
+        ))
+    table, columns = MatchEvent._meta.db_table, ", ".join(_INSERTED)
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in values:
+                    copy.write_row(row)
+        else:
+            placeholders = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
+            for start in range(0, len(values), _ROWS_PER_INSERT):
+                part = values[start : start + _ROWS_PER_INSERT]
+                cursor.execute(
+                    f"INSERT INTO {table} ({columns}) VALUES {', '.join([placeholders] * len(part))}",
+                    [value for row in part for value in row],
+                )
+    return rows
+
+
+@dataclass(slots=True)
+class NewEvent:
+    """An event on its way into the log: what `events_insert` writes (a plain record, not a model
+    instance: a bot match makes them by the thousand)."""
+
+    match_id: int
+    seq: int
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+    actor_id: int | None = None
+    idempotency_key: str | None = None
+    schema_version: int = 1
+    created_at: datetime | None = None
+
+
+def event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> NewEvent:
+    return NewEvent(
+        match.pk, seq, event.kind, event.seat, dict(event.payload),
+        actor.pk if actor is not None else None, idempotency_key or None,
     )
 
 
@@ -94,7 +141,7 @@ def _bot_rng(match: Match, seq: int) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[MatchEvent]:
+def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[NewEvent]:
     """Advance the live state by chance outcomes and bot actions until a person must decide or the
     match is over, and return the rows to insert (not yet written).
 
@@ -104,7 +151,7 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[M
     game, state, match = live.game, live.state, live.match
     seed = bytes(match.seed)
     bots = game.bots()
-    pending: list[MatchEvent] = []
+    pending: list[NewEvent] = []
     for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
         decision = game.decision(state)
         if decision.kind == "over":
