@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -85,6 +86,19 @@ def celery_process(kind: str, env: dict[str, str], log: Path, *extra: str) -> It
         yield process
     finally:
         stop(process, signal.SIGTERM)
+
+
+def worker_ready(log: Path, process: subprocess.Popen, *, timeout: float = 60) -> None:
+    """Wait until a worker started by `celery_process` says it is ready to take tasks ("celery@host
+    ready." in its log), so that a measurement does not time its start-up."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the worker exited with {process.returncode}; see {log}")
+        if log.exists() and " ready." in log.read_text(errors="replace"):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the worker was not ready after {timeout} s; see {log}")
 
 
 def stop(process: subprocess.Popen, how: int = signal.SIGKILL) -> None:

@@ -13,10 +13,10 @@ from matches.services import SeatSpec, match_create
 from matches.tasks import match_play
 from snakepit.bench import Figure
 from snakepit.bench.isolation import bench_broker
-from snakepit.processes import celery_process
+from snakepit.processes import celery_process, worker_ready
 
 
-def figures(matches: int = 30) -> list[Figure]:
+def figures(matches: int = 300) -> list[Figure]:
     rows = []
     for workers in (1, 2):
         created = [
@@ -29,8 +29,9 @@ def figures(matches: int = 30) -> list[Figure]:
         with tempfile.TemporaryDirectory() as folder, bench_broker(Path(folder)) as env:
             logs = [Path(folder) / f"worker-{n}.log" for n in range(workers)]
             with ExitStack() as stack:
-                for log in logs:
-                    stack.enter_context(celery_process("worker", env, log))
+                processes = [stack.enter_context(celery_process("worker", env, log)) for log in logs]
+                for log, process in zip(logs, processes):
+                    worker_ready(log, process)
                 started = time.perf_counter()
                 for match_id in created:
                     match_play.delay(match_id)
