@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from io import StringIO
 
+import pytest
 from django.core.management import call_command
 
 from engines.registry import game_keys
@@ -19,3 +20,36 @@ def test_bench_json_prints_the_engine_and_deck_figures_under_their_stable_keys()
         expected |= {f"engine.{key}.playouts_per_s", f"engine.{key}.replay_events_per_s"}
     assert expected <= set(figures)
     assert all(isinstance(value, float) and value > 0 for value in figures.values())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bench_worker_figure_never_touches_the_real_database_or_queue(tmp_path):
+    """A worker serves the configured queue (Redis under CI) while the bench measures its own workers:
+    the real worker receives nothing, the real queue does not move, the real database gains nothing."""
+    from matches.models import Match
+    from snakepit.bench import workers
+    from snakepit.bench.isolation import throwaway_database
+    from snakepit.processes import celery_process, private_broker, worker_ready
+
+    matches_before = Match.objects.count()
+    log = tmp_path / "real-worker.log"
+    with private_broker(tmp_path / "real") as env, celery_process("worker", env, log) as real_worker:
+        worker_ready(log, real_worker)
+        queued_before = _real_queue_length(tmp_path / "real")
+        with throwaway_database():
+            figures = workers.figures(matches=6)
+        assert [figure.key for figure in figures] == ["workers.1.matches_per_min", "workers.2.matches_per_min"]
+        assert all(figure.value > 0 for figure in figures)
+        assert _real_queue_length(tmp_path / "real") == queued_before
+        assert "received" not in log.read_text(errors="replace"), "the real worker was handed a bench task"
+    assert Match.objects.count() == matches_before
+
+
+def _real_queue_length(folder) -> int:
+    from django.conf import settings
+
+    if settings.CELERY_BROKER_URL.startswith("redis"):
+        import redis
+
+        return redis.Redis.from_url(settings.CELERY_BROKER_URL).llen("celery")
+    return len(list((folder / "queue").glob("*")))
