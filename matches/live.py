@@ -59,21 +59,23 @@ def live_new(*, match: Match, game: Game, seat_users, seat_bots, state: EngineSt
     return LiveMatch(match, game, tuple(seat_users), tuple(seat_bots), 0, state)
 
 
-def live_checkout(match: Match) -> LiveMatch:
+def live_checkout(match: Match, *, at_head: bool = False) -> LiveMatch:
     """The match's live state, for this writer alone until it checks it in: the cached one when it
-    was built for this very match row, else rebuilt from the whole log. It may be behind the log
-    (`live_catch_up`)."""
+    was built for this very match row, else rebuilt from the whole log. A cached one may be behind
+    the log; with `at_head` it is caught up first (`live_catch_up`)."""
     with _lock:
         live = _cache.pop(match.pk, None)
     if live is None or not live.belongs_to(match):
-        live = _rebuild(match)
+        live = _rebuild(match)  # read at the head already
+    elif at_head:
+        live_catch_up(live)
     live.match = match
     return live
 
 
 def live_catch_up(live: LiveMatch) -> LiveMatch:
     """Apply the events written after `live.seq` (by another process, or another writer)."""
-    rows = list(live.match.events.filter(seq__gt=live.seq).order_by("seq"))
+    rows = list(MatchEvent.objects.filter(match_id=live.match.pk, seq__gt=live.seq).order_by("seq"))
     _apply_rows(live, rows)
     return live
 

@@ -15,7 +15,7 @@ from core.errors import Conflict, Forbidden, NotFound
 from engines.fairness import Verification, verify_log
 from engines.protocol import Decision, Game
 from engines.registry import get_game
-from matches.live import live_catch_up, live_checkin, live_checkout, live_peek
+from matches.live import live_checkin, live_checkout, live_peek
 from matches.models import Match
 
 S = TypeVar("S")
@@ -60,7 +60,7 @@ def match_snapshot(match: Match) -> MatchSnapshot:
     state = live_peek(match, seq)
     if state is not None:
         return MatchSnapshot(state, seq)
-    live = live_catch_up(live_checkout(match))
+    live = live_checkout(match, at_head=True)
     snapshot = MatchSnapshot(live.state.clone(), live.seq)
     live_checkin(live)
     return snapshot

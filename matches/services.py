@@ -230,7 +230,7 @@ def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
     match = match_get(match_id=match_id)
     if match.is_finished:
         raise Conflict("the match is finished and accepts no more events", code="match/finished")
-    live = live_catch_up(live_checkout(match))
+    live = live_checkout(match, at_head=True)
     forfeit = Event.forfeit(seat, reason)
     with _returned_unchanged_if_refused(live):
         if user is not None and seat not in live.seats_of(user):

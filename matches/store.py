@@ -29,7 +29,7 @@ from core.errors import ApplicationError
 from engines.chance import draw
 from engines.errors import IllegalAction
 from engines.protocol import Event, Turn
-from matches.live import LiveMatch, live_catch_up, live_checkin, live_checkout, live_forget
+from matches.live import LiveMatch, live_checkin, live_checkout, live_forget
 from matches.models import Match, MatchEvent
 from matches.selectors import match_get
 from matches.signals import match_finished
@@ -53,7 +53,7 @@ def match_advance(*, match_id: int, chunk: int | None = None) -> int:
         match = match_get(match_id=match_id)
         if match.is_finished:
             return total
-        live = live_catch_up(live_checkout(match))
+        live = live_checkout(match, at_head=True)
         try:
             while True:
                 with transaction.atomic():
