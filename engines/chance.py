@@ -58,12 +58,13 @@ class ChanceRequest:
             raise IllegalAction("a chance outcome is a JSON object", code="chance/malformed")
         if self.kind == "dice":
             values = outcome.get("dice")
-            if type(values) is not list or len(values) != self.count or not all(
-                type(v) is int and 1 <= v <= self.sides for v in values
-            ):
-                raise IllegalAction(
-                    f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range"
-                )
+            if type(values) is not list or len(values) != self.count:
+                raise IllegalAction(f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range")
+            for value in values:
+                if type(value) is not int or not 1 <= value <= self.sides:
+                    raise IllegalAction(
+                        f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range"
+                    )
         elif self.kind == "shuffle":
             perm = outcome.get("permutation")
             if not isinstance(perm, list) or sorted(perm) != list(range(self.size)):

@@ -297,7 +297,9 @@ class Game(ABC, Generic[S]):
         decision = state.decision_cache or self.decision(state)
         if decision.kind == "over":
             raise IllegalAction("the match is over", code="match/over")
-        kind, payload = event.kind, _as_dict(event.payload)
+        kind, payload = event.kind, event.payload
+        if type(payload) is not dict:
+            payload = _as_dict(payload)
         if kind == "action":
             if decision.kind == "chance":
                 raise IllegalAction("waiting for a chance outcome", code="turn/chance_pending")
