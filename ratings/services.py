@@ -166,11 +166,14 @@ class RoundResult:
     matches: list[Match]
 
 
-def ladder_round_create(*, ladder_id: int, rng: random.Random | None = None) -> RoundResult:
+def ladder_round_create(
+    *, ladder_id: int, rng: random.Random | None = None, bots_play: str = "auto"
+) -> RoundResult:
     """Pair the ladder's free entries into matches of its seat count and start them.
 
     Entries still in an unfinished ladder match sit this round out. Matches of bots only are played
-    by workers; people play theirs through the API, under the ladder's deadlines.
+    by workers; people play theirs through the API, under the ladder's deadlines. `bots_play` is
+    `match_create`'s ("caller": the caller plays the bots with `match_advance`, as the bench does).
     """
     rng = rng or random.Random()
     with transaction.atomic():
@@ -218,6 +221,7 @@ def ladder_round_create(*, ladder_id: int, rng: random.Random | None = None) -> 
                 game_key=ladder.game,
                 options=ladder.options,
                 seats=[SeatSpec(user=entry.user, bot=entry.bot) for entry in seated],
+                bots_play=bots_play,
             )
             LadderMatch.objects.create(round=round_, match=match, entries=[entry.pk for entry in seated])
             matches.append(match)
