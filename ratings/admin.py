@@ -66,8 +66,8 @@ class LadderRoundAdmin(ReadOnlyAdmin):
 
 @admin.register(LadderMatch)
 class LadderMatchAdmin(ReadOnlyAdmin):
-    list_display = ("match", "round", "match_status")
-    list_filter = ("round__ladder", "match__status")
+    list_display = ("match", "round", "match_status", "rated")
+    list_filter = ("round__ladder", "match__status", "rated")
     search_fields = ("=match__id",)
     list_select_related = ("match", "round__ladder")
 

@@ -12,8 +12,11 @@ class RatingsConfig(AppConfig):
 
 
 def _rate_when_finished(sender, match_id: int, **kwargs) -> None:
-    from ratings.models import LadderMatch
-    from ratings.tasks import match_rate
+    """Queue the ladder's rating run, unless a run is already due to find this match
+    (`ratings.selectors.ladder_to_rate_after`): one task per burst of finishes, not one per match."""
+    from ratings.selectors import ladder_to_rate_after
+    from ratings.tasks import ladder_ratings_apply
 
-    if LadderMatch.objects.filter(match_id=match_id).exists():
-        match_rate.delay(match_id)
+    ladder_id = ladder_to_rate_after(match_id=match_id)
+    if ladder_id is not None:
+        ladder_ratings_apply.delay(ladder_id)

@@ -114,11 +114,20 @@ class LadderRound(models.Model):
 
 
 class LadderMatch(models.Model):
-    """A match played for a ladder round; `entries` are in seat order."""
+    """A match played for a ladder round; `entries` are in seat order.
+
+    `rated` is set in the transaction that writes the match's `RatedMatch` (which stays the proof), and
+    indexed while false: the rating runs and the receiver find a ladder's matches still to rate among
+    the few unrated ones, never by scanning the ladder's history.
+    """
 
     round = models.ForeignKey(LadderRound, on_delete=models.CASCADE, related_name="matches")
     match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="ladder_match")
     entries = models.JSONField(help_text="LadderEntry ids by seat index.")
+    rated = models.BooleanField(default=False, editable=False, help_text="Its RatedMatch exists.")
+
+    class Meta:
+        indexes = [models.Index(fields=["round"], condition=Q(rated=False), name="ladder_match_to_rate")]
 
 
 class RatedMatch(models.Model):

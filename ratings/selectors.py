@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from matches.models import Match
 from ratings import skill
 from ratings.models import Ladder, LadderEntry, LadderMatch, RatedMatch, RatingChange
 
@@ -45,6 +46,44 @@ def ladder_matches(*, ladder: Ladder) -> QuerySet[LadderMatch]:
     return LadderMatch.objects.filter(round__ladder=ladder).select_related("match", "round").order_by("-pk")
 
 
+def ladder_matches_to_rate(*, ladder_id: int) -> QuerySet[LadderMatch]:
+    """The ladder's finished matches still to rate, in the order they finished (ties: match id).
+    Read through the partial index on unrated ladder matches."""
+    return LadderMatch.objects.filter(
+        rated=False, round__ladder_id=ladder_id, match__status=Match.Status.FINISHED
+    ).order_by("match__finished_at", "match_id")
+
+
+def ladder_to_rate_after(*, match_id: int) -> int | None:
+    """The ladder whose rating run must be queued now that `match_id` has finished, or None.
+
+    None if it is not a ladder match, or if a match of its ladder that finished before it is still
+    unrated. That match is rated by a run (queued at its own finish, or found due the same way),
+    and a run goes on until a batch finds nothing, so its next batch finds this match too. Only
+    earlier matches count: two matches finishing at once cannot each defer to the other.
+    One run per burst of finishes, decided by one indexed read; a lost run is found by the sweep.
+    """
+    row = LadderMatch.objects.filter(match_id=match_id).values_list("round__ladder_id", "match__finished_at").first()
+    if row is None:
+        return None
+    ladder_id, finished_at = row
+    if finished_at is None:
+        return ladder_id
+    earlier = Q(match__finished_at__lt=finished_at) | Q(match__finished_at=finished_at, match_id__lt=match_id)
+    return None if ladder_matches_to_rate(ladder_id=ladder_id).filter(earlier).exists() else ladder_id
+
+
+def ladders_with_matches_to_rate() -> list[int]:
+    """Ladders with a finished match still unrated (the sweep's read; the same partial index)."""
+    return sorted(
+        set(
+            LadderMatch.objects.filter(rated=False, match__status=Match.Status.FINISHED).values_list(
+                "round__ladder_id", flat=True
+            )
+        )
+    )
+
+
 @dataclass
 class RebuildReport:
     ladders: int = 0
@@ -58,8 +97,9 @@ class RebuildReport:
 
 
 def ratings_rebuild(*, ladder: Ladder | None = None) -> RebuildReport:
-    """Recompute every rating from the finished matches in the order they were rated and compare
-    with what is stored, change by change and entry by entry. Writes nothing."""
+    """Recompute every rating from the finished matches in the order they were rated (RatedMatch
+    ids: runs write them in finish order, one ladder batch at a time) and compare with what is
+    stored, change by change and entry by entry. Writes nothing."""
     report = RebuildReport()
     for current in [ladder] if ladder else Ladder.objects.order_by("pk"):
         report.ladders += 1
@@ -111,6 +151,17 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
         .order_by("pk")
         .values_list("match_id", flat=True)
     )
+    # `rated` is what the rating runs look for: it must agree with the RatedMatch rows exactly.
+    for match_id, rated in (
+        LadderMatch.objects.filter(round__ladder=ladder)
+        .filter(Q(rated=True, match__rating__isnull=True) | Q(rated=False, match__rating__isnull=False))
+        .order_by("pk")
+        .values_list("match_id", "rated")
+    ):
+        report.disagreements.append(
+            f"{ladder.slug}: match {match_id} is marked {'rated' if rated else 'unrated'} but has "
+            f"{'no' if rated else 'a'} rating"
+        )
 
 
 def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, float]:

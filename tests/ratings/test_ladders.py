@@ -117,7 +117,7 @@ def test_a_finished_match_whose_rating_task_was_lost_is_reported_and_rated_once(
     eager_celery, django_capture_on_commit_callbacks, monkeypatch
 ):
     ladder = bot_ladder()
-    monkeypatch.setattr(tasks.match_rate, "delay", lambda match_id: None)  # the broker lost the message
+    monkeypatch.setattr(tasks.ladder_ratings_apply, "delay", lambda ladder_id: None)  # the broker lost the message
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     assert selectors.ratings_rebuild().unrated_matches
     call_command("rebuild_ratings", "--rate-missing")

@@ -6,7 +6,7 @@ from tqdm import tqdm
 
 from ratings.models import Ladder
 from ratings.selectors import RebuildReport, ratings_rebuild
-from ratings.services import ladder_get, ladder_match_rate
+from ratings.services import ladder_get, ladder_ratings_apply
 
 
 class Command(BaseCommand):
@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--ladder", help="Only this ladder (slug).")
         parser.add_argument(
             "--rate-missing", action="store_true",
-            help="Rate finished ladder matches whose rating task never ran, then check again.",
+            help="Rate finished ladder matches whose rating run never came, then check again.",
         )
 
     def handle(self, *args, ladder=None, rate_missing=False, **_):
@@ -25,9 +25,8 @@ class Command(BaseCommand):
         for current in tqdm(ladders, desc="Rebuilding ratings", unit="ladder"):
             part = ratings_rebuild(ladder=current)
             if rate_missing and part.unrated_matches:
-                for match_id in part.unrated_matches:
-                    ladder_match_rate(match_id=match_id)
-                self.stdout.write(f"{current.slug}: rated {len(part.unrated_matches)} match(es) that had been missed.")
+                rated = ladder_ratings_apply(ladder_id=current.pk)  # in finish order, as the runs do
+                self.stdout.write(f"{current.slug}: rated {rated} match(es) that had been missed.")
                 part = ratings_rebuild(ladder=current)
             report.ladders += part.ladders
             report.matches_rated += part.matches_rated
