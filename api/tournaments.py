@@ -1,5 +1,6 @@
 """Tournaments: thin views over tournaments.services; the pure lifecycle answers what the
-log means (standings, bracket, pairings)."""
+log means (bracket, summary) from the current state, never from a replay; standings and tables are
+read from their projections."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
-        return lifecycle.summary(selectors.tournament_state(tournament))
+        return lifecycle.summary(selectors.tournament_head(tournament).state)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -250,14 +251,18 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"])
     def bracket(self, request, slug=None):
         """The elimination stage as a tree: matches, slots, and who feeds which slot."""
-        tree = lifecycle.bracket(selectors.tournament_state(self._tournament(slug)))
+        tree = lifecycle.bracket(selectors.tournament_head(self._tournament(slug)).state)
         if tree is None:
             return Response({"code": "tournament/no_bracket", "detail": "this tournament has no bracket stage (yet)"}, status=404)
         return Response(tree)
 
     def _standing_rows(self, slug) -> tuple[Tournament, list[dict]]:
         tournament = self._tournament(slug)
-        rows = [row.row for row in tournament.standings.order_by("rank", "player")]
+        # The rank column is the rank (the JSON holds the rest of the row).
+        rows = [
+            {"rank": row.rank, **{key: value for key, value in row.row.items() if key != "rank"}}
+            for row in tournament.standings.order_by("rank", "player")
+        ]
         names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
         for row in rows:
             row["name"] = names.get(row["player"], row["player"])

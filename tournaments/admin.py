@@ -1,5 +1,6 @@
 """Tournaments in the admin: browsed by status. Every change of a tournament is an event its
-services append, so the log and its projections (entries, tables, standings, matches) are read-only."""
+services append, so the log, its projections (entries, tables, standings, matches) and the state
+snapshots are read-only."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tournaments.models import (
     TournamentEntry,
     TournamentEvent,
     TournamentMatch,
+    TournamentSnapshot,
     TournamentStanding,
     TournamentTable,
 )
@@ -84,6 +86,25 @@ class TournamentMatchAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "match_key", "game_number", "match")
     search_fields = ("tournament__slug", "match_key", "=match__id")
     list_select_related = ("tournament", "match")
+
+
+@admin.register(TournamentSnapshot)
+class TournamentSnapshotAdmin(ReadOnlyAdmin):
+    """Saved reducer states: their place in the log, not their (large) JSON."""
+
+    list_display = ("tournament", "seq", "version", "created_at")
+    search_fields = ("tournament__slug",)
+    list_select_related = ("tournament",)
+    fields = ("tournament", "seq", "version", "created_at", "size")
+    readonly_fields = ("size",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("state")
+
+    @admin.display(description="state")
+    def size(self, snapshot: TournamentSnapshot) -> str:
+        state = snapshot.state
+        return f"{len(state.get('players', []))} players, {len(state.get('tables', []))} tables (JSON not shown)"
 
 
 match_list_filter_add(("tournament_match__tournament", admin.RelatedOnlyFieldListFilter))

@@ -5,8 +5,10 @@ append-only log of `TournamentEvent`s: the reducer's kinds (registered, checked 
 round paired, game recorded, result reported / confirmed / disputed / corrected, finished), whose
 meaning the pure `tournaments.formats.lifecycle` decides, and the service's own facts (registration
 opened, match created). `TournamentEntry`, `TournamentTable`, `TournamentMatch` and
-`TournamentStanding` are projections of the log for querying; `manage.py rebuild_tournaments` proves
-they equal a fresh replay. The database refuses UPDATE and DELETE of tournament events.
+`TournamentStanding` are projections of the log for querying, kept current one event at a time;
+`manage.py rebuild_tournaments` proves they equal a fresh replay. `TournamentSnapshot`s hold the
+reducer's state every so many events, so that a process without it cached folds only the events
+after the latest one. The database refuses UPDATE and DELETE of tournament events.
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ class TournamentTable(models.Model):
 
 
 class TournamentStanding(models.Model):
-    """A standings row (projection), with the numbers behind each tiebreak."""
+    """A standings row (projection), with the numbers behind each tiebreak. The rank lives in its
+    column alone (a result moves many ranks and few numbers); `row` holds the rest."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
     player = models.CharField(max_length=20)
@@ -153,3 +156,23 @@ class TournamentMatch(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "match_key", "game_number"], name="tournament_match_unique_game")
         ]
+
+
+class TournamentSnapshot(models.Model):
+    """The reducer's state after event `seq` (`lifecycle.state_to_json`), saved every so many events
+    and at every pairing. Derived, never the truth: the log is. A snapshot of another `version` of
+    the state's JSON form is ignored, only the latest two are kept, and `rebuild_tournaments` checks
+    each against the log."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveSmallIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-seq"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_snapshot_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} @ {self.seq}"

@@ -2,20 +2,22 @@
 signal call these; nothing else writes a tournament.
 
 Every change is an event appended to the tournament's log under the tournament's row lock, after the
-pure reducer (`tournaments.formats.lifecycle`) has accepted it against the current state; then the
-projections (entries, tables, matches, standings) are refreshed from the log. An action out of order
-(pairing before a round is complete, reporting a decided table) is refused with a 409 and a code,
-and writes nothing.
+pure reducer (`tournaments.formats.lifecycle`) has accepted it against the current state (cached, or
+rebuilt from the latest snapshot: `selectors.tournament_head`); then only the projection rows the
+action changed are written (entries, tables, matches, standings). An action out of order (pairing
+before a round is complete, reporting a decided table) is refused with a 409 and a code, and writes
+nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.text import slugify
@@ -33,16 +35,27 @@ from tournaments.models import (
     TournamentEntry,
     TournamentEvent,
     TournamentMatch,
+    TournamentSnapshot,
     TournamentStanding,
     TournamentTable,
 )
 from tournaments.selectors import (
+    ENTRY_STATUS,
     SERVICE_KINDS,
+    TournamentHead,
+    standing_rows,
+    table_row,
     tournament_get,
-    tournament_log,
-    tournament_projection,
-    tournament_state,
+    tournament_head,
+    tournament_head_remember,
+    tournament_standings_stored,
 )
+
+# A snapshot of the reducer's state is saved whenever this many events have passed since the last
+# multiple of it, and after every pairing; a process without the state cached folds at most this
+# many events (or one round's results) onto the latest one. The latest SNAPSHOTS_KEPT are kept.
+SNAPSHOT_EVERY = 100
+SNAPSHOTS_KEPT = 2
 
 # Reducer refusals that mean "not now" rather than "never": answered with 409.
 OUT_OF_ORDER = frozenset(
@@ -77,16 +90,115 @@ def _require_status(tournament: Tournament, *allowed: str) -> None:
         )
 
 
-def _append(tournament: Tournament, payload: dict[str, Any], *, actor=None, state=None) -> TournamentEvent:
-    """Append one event (the caller holds the tournament lock). Reducer events are checked first."""
-    kind = payload["kind"]
-    if kind not in SERVICE_KINDS:
-        try:
-            lifecycle.apply(state if state is not None else tournament_state(tournament), payload)
-        except FormatError as error:
-            raise _refusal(error) from None
-    last = tournament.events.order_by("-seq").values_list("seq", flat=True).first() or 0
-    return TournamentEvent.objects.create(tournament=tournament, seq=last + 1, kind=kind, payload=payload, actor=actor)
+class _Change:
+    """One action on one tournament whose row lock the caller holds: its events, each applied to the
+    current state by the reducer (a refusal raises and writes nothing) and appended; then `project`
+    writes only the projection rows they changed, saves a snapshot when one is due, and caches the
+    new state once the transaction commits."""
+
+    def __init__(self, tournament: Tournament):
+        self.tournament = tournament
+        self.before = tournament_head(tournament)
+        self.state = self.before.state
+        self.seq = self.before.seq
+        self.events: list[TournamentEvent] = []
+
+    def append(self, payload: dict[str, Any], *, actor=None) -> TournamentEvent:
+        kind = payload["kind"]
+        state = self.state
+        if kind not in SERVICE_KINDS:
+            try:
+                state = lifecycle.apply(state, payload)
+            except FormatError as error:
+                raise _refusal(error) from None
+        event = TournamentEvent.objects.create(tournament=self.tournament, seq=self.seq + 1, kind=kind, payload=payload, actor=actor)
+        self.state, self.seq = state, event.seq
+        self.events.append(event)
+        return event
+
+    def project(self) -> None:
+        tournament, before, state = self.tournament, self.before.state, self.state
+        statuses = {e.payload["player"]: ENTRY_STATUS[e.kind] for e in self.events if e.kind in ENTRY_STATUS}
+        for player, status in statuses.items():
+            tournament.entries.filter(player=player).exclude(status=status).update(status=status)
+        self._project_tables(before.tables, state.tables)
+        standings = self.before.standings
+        if lifecycle.standings_may_change(before, state):
+            standings = self._project_standings(standings)
+        if self.seq // SNAPSHOT_EVERY > self.before.seq // SNAPSHOT_EVERY or any(
+            e.kind in ("started", "round_paired") for e in self.events
+        ):
+            self._snapshot()
+        tournament_head_remember(tournament, TournamentHead(state, self.seq, standings))
+
+    def _project_tables(self, before: tuple, after: tuple) -> None:
+        """The reducer appends tables and replaces the ones an event touches, sharing the rest, so
+        the tables that are not the very same objects are the ones to write."""
+        tournament = self.tournament
+        if len(after) < len(before):  # never done by the reducer; rewrite them all rather than guess
+            tournament.tables.all().delete()
+            before = ()
+        for old, new in zip(before, after):
+            if new is not old and (row := table_row(new)) != table_row(old):
+                row = _json(row)
+                key = row.pop("match_key")
+                tournament.tables.filter(match_key=key).update(**row)
+        TournamentTable.objects.bulk_create(
+            TournamentTable(tournament=tournament, **_json(table_row(t))) for t in after[len(before):]
+        )
+
+    def _project_standings(self, stored: dict[str, dict] | None) -> dict[str, dict]:
+        """Write the standings rows whose values changed; return them all. A result moves many
+        players up or down a place and changes the numbers of only a few: a row whose rank alone
+        moved gets its rank column set, the others are written anew (the JSON holds no rank)."""
+        tournament = self.tournament
+        rows = {row["player"]: row for row in standing_rows(self.state)}
+        stored = tournament_standings_stored(tournament) if stored is None else stored
+        rewrite, rerank = [], {}
+        for player, row in rows.items():
+            old = stored.get(player)
+            if old is None or {**old, "rank": row["rank"]} != row:
+                rewrite.append(row)
+            elif old["rank"] != row["rank"]:
+                rerank[player] = row["rank"]
+        gone = [player for player in stored if player not in rows]
+        if rewrite or gone:
+            tournament.standings.filter(player__in=[row["player"] for row in rewrite] + gone).delete()
+            TournamentStanding.objects.bulk_create(
+                TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=_unranked(row))
+                for row in rewrite
+            )
+        if rerank:
+            _ranks_save(tournament, rerank)
+        return rows
+
+    def _snapshot(self) -> None:
+        tournament = self.tournament
+        TournamentSnapshot.objects.create(
+            tournament=tournament, seq=self.seq, version=lifecycle.STATE_JSON_VERSION, state=lifecycle.state_to_json(self.state)
+        )
+        old = tournament.snapshots.order_by("-seq").values_list("pk", flat=True)[SNAPSHOTS_KEPT:]
+        tournament.snapshots.filter(pk__in=list(old)).delete()
+
+
+def _json(value):
+    return json.loads(json.dumps(value))
+
+
+def _ranks_save(tournament: Tournament, ranks: dict[str, int]) -> None:
+    """One UPDATE per moved row, sent with executemany (psycopg pipelines them). An UPDATE with a
+    CASE over hundreds of players costs Django more to build than the rest of the action."""
+    table, quote = TournamentStanding._meta.db_table, connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(table)} SET rank = %s WHERE tournament_id = %s AND player = %s",
+            [(rank, tournament.pk, player) for player, rank in ranks.items()],
+        )
+
+
+def _unranked(row: dict) -> dict:
+    """A standings row as its JSON column keeps it: the rank lives in its own column."""
+    return {key: value for key, value in row.items() if key != "rank"}
 
 
 # --- set-up -------------------------------------------------------------------------------------
@@ -177,7 +289,9 @@ def tournament_open(*, slug: str, user) -> Tournament:
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.DRAFT)
-    _append(tournament, {"kind": "registration_opened"}, actor=user)
+    change = _Change(tournament)
+    change.append({"kind": "registration_opened"}, actor=user)
+    change.project()
     tournament.status = Tournament.Status.REGISTRATION
     tournament.save(update_fields=["status"])
     return tournament
@@ -215,13 +329,12 @@ def tournament_register(
     elif deck_share_id:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     player = f"b{tournament.entries.filter(user__isnull=True).count() + 1}" if bot else f"u{user.pk}"
-    _append(
-        tournament, {"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=user
-    )
+    change = _Change(tournament)
+    change.append({"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=user)
     entry = TournamentEntry.objects.create(
         tournament=tournament, player=player, user=None if bot else user, bot=bot, deck_version=deck_version, seed=seed
     )
-    _project(tournament)
+    change.project()
     return entry
 
 
@@ -249,8 +362,9 @@ def tournament_check_in(*, slug: str, user, player: str | None = None) -> Tourna
     if tournament.check_in_opens_at and timezone.now() < tournament.check_in_opens_at:
         raise Conflict(f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open")
     entry = _entry_for(tournament, user, player)
-    _append(tournament, {"kind": "checked_in", "player": entry.player}, actor=user)
-    _project(tournament)
+    change = _Change(tournament)
+    change.append({"kind": "checked_in", "player": entry.player}, actor=user)
+    change.project()
     return entry
 
 
@@ -260,8 +374,9 @@ def tournament_drop(*, slug: str, user, player: str | None = None) -> Tournament
     tournament = tournament_get(slug=slug, for_update=True)
     _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     entry = _entry_for(tournament, user, player)
-    _append(tournament, {"kind": "dropped", "player": entry.player}, actor=user)
-    _project(tournament)
+    change = _Change(tournament)
+    change.append({"kind": "dropped", "player": entry.player}, actor=user)
+    change.project()
     return entry
 
 
@@ -303,13 +418,14 @@ def tournament_start(*, slug: str, user) -> Tournament:
     entries = list(tournament.entries.exclude(status=TournamentEntry.Status.DROPPED))
     if tournament.check_in_required:
         entries = [entry for entry in entries if entry.status == TournamentEntry.Status.CHECKED_IN]
-    seq = tournament.events.count()
-    players = [entry.player for entry in _seed_order(tournament, entries, seq)]
-    _append(tournament, {"kind": "started", "players": players}, actor=user)
+    change = _Change(tournament)
+    players = [entry.player for entry in _seed_order(tournament, entries, change.seq)]
+    change.append({"kind": "started", "players": players}, actor=user)
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    _pair_next_round(tournament, user)
+    _pair_next_round(change, user)
+    change.project()
     return tournament
 
 
@@ -320,33 +436,33 @@ def tournament_next_round(*, slug: str, user) -> Tournament:
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.RUNNING)
-    _pair_next_round(tournament, user)
+    change = _Change(tournament)
+    _pair_next_round(change, user)
+    change.project()
     return tournament
 
 
-def _pair_next_round(tournament: Tournament, user) -> None:
-    events = tournament_log(tournament)
-    state = tournament_state(tournament, events)
-    if lifecycle.is_complete(state):
-        _append(tournament, {"kind": "finished"}, actor=user, state=state)
+def _pair_next_round(change: _Change, user) -> None:
+    tournament = change.tournament
+    if lifecycle.is_complete(change.state):
+        change.append({"kind": "finished"}, actor=user)
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        _project(tournament)
         return
     try:
-        paired = lifecycle.next_round(state, rng=_rng(tournament, "pairing", len(events)))
+        paired = lifecycle.next_round(change.state, rng=_rng(tournament, "pairing", change.seq))
     except FormatError as error:
         raise _refusal(error) from None
-    _append(tournament, paired, actor=user, state=state)
+    change.append(paired, actor=user)
     if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
         for table in paired["tables"]:
-            _start_game(tournament, table["match_key"], table["players"], game_number=1)
-    _project(tournament)
+            _start_game(change, table["match_key"], table["players"], game_number=1)
 
 
-def _start_game(tournament: Tournament, match_key: str, players: list[str], *, game_number: int) -> Match:
+def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:
     """A Snakepit match for one game of a table, seats in the table's order."""
+    tournament = change.tournament
     entries = {entry.player: entry for entry in tournament.entries.filter(player__in=players)}
     match = match_create(
         game_key=tournament.game,
@@ -354,7 +470,7 @@ def _start_game(tournament: Tournament, match_key: str, players: list[str], *, g
         seats=[SeatSpec(user=entries[player].user, bot=entries[player].bot) for player in players],
         created_by=tournament.organiser,
     )
-    _append(tournament, {"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk})
+    change.append({"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk})
     TournamentMatch.objects.create(tournament=tournament, match_key=match_key, game_number=game_number, match=match)
     return match
 
@@ -367,21 +483,20 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
         return None
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=link.tournament_id)
-        events = tournament_log(tournament)
-        if any(e.kind == "game_recorded" and e.payload.get("match_id") == match_id for e in events):
+        if tournament.events.filter(kind="game_recorded", payload__match_id=match_id).exists():
             return None  # already recorded: a duplicate signal changes nothing
-        state = tournament_state(tournament, events)
+        change = _Change(tournament)
         recorded = {"kind": "game_recorded", "match_key": link.match_key, "ranks": link.match.outcome["ranks"], "match_id": match_id}
         try:
-            event = _append(tournament, recorded, state=state)
+            event = change.append(recorded)
         except ApplicationError as refused:
             if refused.code == "result/already_recorded":  # the organiser settled it meanwhile
                 return None
             raise
-        table = lifecycle.table(lifecycle.apply(state, recorded), link.match_key)  # one event, not a replay
+        table = lifecycle.table(change.state, link.match_key)
         if table["status"] != "decided":
-            _start_game(tournament, link.match_key, table["players"], game_number=link.game_number + 1)
-        _project(tournament)
+            _start_game(change, link.match_key, table["players"], game_number=link.game_number + 1)
+        change.project()
         return event
 
 
@@ -398,8 +513,9 @@ def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool =
             if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
                 raise Conflict("results of this tournament come from its Snakepit matches", code="result/played_on_snakepit")
             payload["by"] = _entry_for(tournament, user, player).player
-        event = _append(tournament, payload, actor=user)
-        _project(tournament)
+        change = _Change(tournament)
+        event = change.append(payload, actor=user)
+        change.project()
         return event
 
 
@@ -425,19 +541,4 @@ def tournament_correct(*, slug: str, user, match_key: str, ranks: list[int], rea
         slug, user,
         {"kind": "result_corrected", "match_key": match_key, "ranks": ranks, "games": games, "reason": reason},
         organiser=True,
-    )
-
-
-# --- projections --------------------------------------------------------------------------------
-
-def _project(tournament: Tournament) -> None:
-    projection = tournament_projection(tournament)
-    for player, status in projection["entries"].items():
-        tournament.entries.filter(player=player).exclude(status=status).update(status=status)
-    tournament.tables.all().delete()
-    TournamentTable.objects.bulk_create(TournamentTable(tournament=tournament, **row) for row in projection["tables"])
-    tournament.standings.all().delete()
-    TournamentStanding.objects.bulk_create(
-        TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=row)
-        for row in projection["standings"]
     )

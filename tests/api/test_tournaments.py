@@ -250,3 +250,46 @@ def test_a_lost_recording_task_is_caught_by_the_rebuild_and_recorded_once(
     call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
     call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
     assert TournamentEvent.objects.filter(tournament__slug=slug, kind="game_recorded").count() == 1
+
+
+def test_reads_and_results_never_replay_the_log_and_bad_input_writes_nothing(
+    organiser, client_for, django_user_model, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The API serves standings and tables from their projections and the summary and bracket from
+    the current state; a report, a confirmation and the reads after them go without replaying the
+    log, whether this process has the state cached or rebuilds it from a snapshot."""
+    from tournaments import selectors
+    from tournaments.formats import lifecycle
+
+    slug = create(organiser, name="No Replay", game="rat-snake", format="single_elimination", result_mode="table", seeding="manual")
+    clients = {}
+    for name in ("ann", "ben", "cal", "dee"):
+        client = client_for(django_user_model.objects.create_user(name))
+        clients[post(client, f"/api/tournaments/{slug}/register/").json()["player"]] = client
+    post(organiser, f"/api/tournaments/{slug}/start/", capture=django_capture_on_commit_callbacks)
+
+    def replayed(*args, **kwargs):
+        raise AssertionError("the whole log was replayed")
+
+    monkeypatch.setattr(lifecycle, "replay", replayed)
+    monkeypatch.setattr(selectors, "tournament_state", replayed)
+    table = tables(organiser, slug)[0]
+    first, second = table["players"]
+    events = TournamentEvent.objects.filter(tournament__slug=slug).count()
+    standings = organiser.get(f"/api/tournaments/{slug}/standings/").json()
+    for body in ({"ranks": [1]}, {"ranks": [0, 1]}, {"ranks": [1, 1]}, {"ranks": "first"}):
+        refused = clients[first].post(f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", body, format="json")
+        assert 400 <= refused.status_code < 500 and {"code", "detail"} <= set(refused.json()), refused.json()
+    assert TournamentEvent.objects.filter(tournament__slug=slug).count() == events
+    assert tables(organiser, slug)[0] == table
+    post(clients[first], f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [2, 1]}, capture=django_capture_on_commit_callbacks)
+    selectors.tournament_heads_forget()  # the next action starts from the snapshot taken at the pairing
+    post(clients[second], f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/", capture=django_capture_on_commit_callbacks)
+    detail = organiser.get(f"/api/tournaments/{slug}/").json()
+    reducer_events = TournamentEvent.objects.filter(tournament__slug=slug).exclude(kind__in=selectors.SERVICE_KINDS)
+    assert detail["summary"]["events"] == reducer_events.count() and detail["summary"]["pending"] == 1
+    bracket = organiser.get(f"/api/tournaments/{slug}/bracket/").json()
+    assert [m["winner"] for m in bracket["matches"] if m["match_key"] == table["match_key"]] == [second]
+    assert organiser.get(f"/api/tournaments/{slug}/standings/").json() != standings
+    monkeypatch.undo()
+    assert_rebuild_equals_live(slug)

@@ -24,11 +24,14 @@ from .lifecycle_formats import (
     NEXT, REMAINING, STANDINGS, bracket_view, compute_playoff_seeds, draws_replayed, elim_bracket, pending, pods_advancing, winner_of,
 )
 from .lifecycle_spec import ELIMINATION, FORMATS, TournamentSpec, spec_check, spec_describe
-from .lifecycle_state import Entrant, Entry, Report, RoundRec, Table, TournamentState, dense, series_ranks, state_from_json, state_to_json
+from .lifecycle_state import (
+    STATE_JSON_VERSION, Entrant, Entry, Report, RoundRec, Table, TournamentState, dense, series_ranks, state_from_json, state_to_json,
+)
 
 __all__ = [
     "FORMATS", "TournamentSpec", "TournamentState", "spec_check", "spec_describe", "new_state", "apply", "replay", "replay_partial",
-    "next_round", "pending_tables", "table", "is_complete", "standings", "bracket", "summary", "state_to_json", "state_from_json",
+    "next_round", "pending_tables", "table", "table_result", "is_complete", "standings", "standings_may_change", "bracket", "summary",
+    "state_to_json", "state_from_json", "STATE_JSON_VERSION",
 ]
 
 STAGES = ("main", "group", "playoff", "final")
@@ -470,17 +473,22 @@ def _lists(value):
     return [list(v) if isinstance(v, tuple) else v for v in value]
 
 
+def table_result(t: Table) -> dict | None:
+    """A decided table's result: `ranks`, `winner`, `forfeit`, `decided_by`, `games`; else None."""
+    if not t.decided:
+        return None
+    return {
+        "ranks": list(t.ranks), "winner": winner_of(t), "forfeit": t.forfeit, "decided_by": t.decided_by,
+        "games": _lists(t.result_games),
+    }
+
+
 def table(state: TournamentState, match_key: str) -> dict:
     index = state.table_index()
     if match_key not in index:
         raise _err("table/unknown", f"no table {match_key!r}")
     t = state.tables[index[match_key]]
-    result = None
-    if t.decided:
-        result = {
-            "ranks": list(t.ranks), "winner": winner_of(t), "forfeit": t.forfeit, "decided_by": t.decided_by,
-            "games": _lists(t.result_games),
-        }
+    result = table_result(t)
     return {
         "match_key": t.match_key, "round": t.round, "stage": t.stage, "group": t.group, "players": list(t.players),
         "best_of": t.best_of, "games_played": len(t.games), "games": _lists(t.games), "status": t.status, "result": result,
@@ -496,6 +504,28 @@ def standings(state: TournamentState) -> list[dict]:
     if state.status == "registration":
         return []
     return STANDINGS[state.spec.format](state)
+
+
+def standings_may_change(before: TournamentState, after: TournamentState) -> bool:
+    """False when `after` (folded from `before`) certainly has the same standings, so that a caller
+    keeping them need not compute them again. Standings read the start list, late entries, drops,
+    rounds (byes), playoff seeds and each table's decided result, nothing else: a report, a
+    dispute, a check-in or a game that leaves its series undecided changes none of these. States
+    share every unchanged part (`apply` replaces only what an event touches), so identity tells."""
+    if (before.status == "registration") != (after.status == "registration"):
+        return True
+    for part in ("spec", "players", "late", "dropped", "rounds", "playoff_seeds"):
+        old, new = getattr(before, part), getattr(after, part)
+        if old is not new and old != new:
+            return True
+    if len(before.tables) != len(after.tables):
+        return True
+    return any(old is not new and _standing_facts(old) != _standing_facts(new) for old, new in zip(before.tables, after.tables))
+
+
+def _standing_facts(t: Table) -> tuple:
+    """What standings read of a table."""
+    return (t.match_key, t.round, t.stage, t.group, t.players, t.decided, t.ranks, t.result_games, t.forfeit)
 
 
 def bracket(state: TournamentState) -> dict | None:

@@ -103,6 +103,12 @@ class TournamentState:
 
 # -- JSON ------------------------------------------------------------------------------------------
 
+#: The JSON form's version. Stored beside saved states (the service's snapshots): raise it whenever
+#: the state's shape, or what an event does to it, changes, so that older saved states are ignored
+#: and rebuilt from the log rather than trusted.
+STATE_JSON_VERSION = 1
+
+
 def _plain(value):
     if hasattr(value, "__dataclass_fields__"):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}

@@ -1,19 +1,25 @@
-"""Rebuild every tournament's projections from its log and prove they equal the live ones."""
+"""Rebuild every tournament's projections from its log and prove they equal the live ones; check
+each saved state snapshot against the log too."""
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from tournaments.models import Tournament
 from tournaments.selectors import (
+    tournament_log,
     tournament_projection,
     tournament_projection_stored,
+    tournament_snapshot_problems,
     tournament_unrecorded_matches,
 )
 from tournaments.services import tournament_record_match
 
 
 class Command(BaseCommand):
-    help = "Replay each tournament's event log and compare entries, tables, matches and standings with the stored ones."
+    help = (
+        "Replay each tournament's event log and compare entries, tables, matches and standings with the stored ones, "
+        "and each saved state snapshot with the state the log gives at its event."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--tournament", help="Only this tournament (slug).")
@@ -36,10 +42,12 @@ class Command(BaseCommand):
                 missing = tournament_unrecorded_matches(current)
             if missing:
                 differences.append(f"{current.slug}: finished matches {missing} are not in the log (use --record-missing)")
-            rebuilt, stored = tournament_projection(current), tournament_projection_stored(current)
+            events = tournament_log(current)
+            rebuilt, stored = tournament_projection(current, events), tournament_projection_stored(current)
             for part in ("entries", "tables", "matches", "standings"):
                 if rebuilt[part] != stored[part]:
                     differences.append(f"{current.slug}: {part} differ from a rebuild from the log")
+            differences += [f"{current.slug}: {problem}" for problem in tournament_snapshot_problems(current, events)]
         for line in differences:
             self.stderr.write(line)
         if differences:
