@@ -56,12 +56,13 @@ import enum
 import gc
 import math
 import random
+import threading
 import time
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import attrgetter, itemgetter, mul, truediv
+from operator import attrgetter, ge, itemgetter, mul, truediv
 from typing import Sequence
 
 from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring
@@ -169,10 +170,9 @@ class _Tables:
             raise FormatError("a player appears twice", code="standings/duplicate_player")
         n = len(self.players)
         self.scoring = scoring
-        # Per player, in the order of the results: (round, opponent index or -1, points earned,
-        # played over the board, won, whose score a Buchholz term takes (the opponent's, or the
-        # player's own for an unplayed round), whose name it shows (-1: the dummy), game points,
-        # games).
+        # Per player, in the order of the results: (round, opponent index or -1, points earned, won,
+        # whose score a Buchholz term takes (the opponent's, or the player's own for an unplayed
+        # round), whose name it shows (-1: the dummy of an unplayed round), game points, games).
         entries: list[list[tuple]] = [[] for _ in range(n)]
         add = [player_entries.append for player_entries in entries]
         bye_points = scoring.bye_points
@@ -184,7 +184,7 @@ class _Tables:
             for rnd, seat0, seat1, outcome, forfeit, (g0, g1, gd) in map(fields, results):
                 a = idx[seat0]
                 if seat1 is None:
-                    add[a]((rnd, -1, bye_points, False, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
+                    add[a]((rnd, -1, bye_points, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
                     continue
                 b = idx[seat1]
                 pa, pb = earned[outcome, bool(forfeit)]
@@ -192,11 +192,11 @@ class _Tables:
                     pb = pa
                 count = g0 + g1 + gd  # no recorded games add nothing
                 if forfeit:
-                    add[a]((rnd, b, pa, False, outcome is win, a, -1, 3 * g0 + gd, count))
-                    add[b]((rnd, a, pb, False, outcome is loss, b, -1, 3 * g1 + gd, count))
+                    add[a]((rnd, b, pa, outcome is win, a, -1, 3 * g0 + gd, count))
+                    add[b]((rnd, a, pb, outcome is loss, b, -1, 3 * g1 + gd, count))
                 else:
-                    add[a]((rnd, b, pa, True, outcome is win, b, b, 3 * g0 + gd, count))
-                    add[b]((rnd, a, pb, True, outcome is loss, a, a, 3 * g1 + gd, count))
+                    add[a]((rnd, b, pa, outcome is win, b, b, 3 * g0 + gd, count))
+                    add[b]((rnd, a, pb, outcome is loss, a, a, 3 * g1 + gd, count))
         except KeyError:
             for result in results:  # name the first unknown player, as a one-by-one pass would
                 if result.seat0 not in idx:
@@ -210,9 +210,9 @@ class _Tables:
         self.spans = spans = list(zip(start, start[1:]))
         flat = list(chain.from_iterable(entries))
         del entries, add
-        columns = list(zip(*flat)) if flat else [()] * 9
+        columns = list(zip(*flat)) if flat else [()] * 8
         del flat
-        self.rnd, self.opp, self.pts, self.played, won, self.score_ref, self.name_ref, game_points, games = columns
+        self.rnd, self.opp, self.pts, won, self.score_ref, self.name_ref, game_points, games = columns
         pts = self.pts
         # Sums in the order the results came, from 0.0, as adding them one by one would.
         self.points = [sum(pts[s:e], 0.0) for s, e in spans]
@@ -220,6 +220,9 @@ class _Tables:
         self.game_points = [sum(game_points[s:e], 0.0) for s, e in spans]
         self.games = [sum(games[s:e]) for s, e in spans]
         self.byes = [sum(map((-1).__eq__, self.opp[s:e])) for s, e in spans]
+        self._paired: tuple | None = None
+        self._scores: list[float] | None = None
+        self._names: list | None = None
         self.exact = _exact_sums(scoring, max(rounds, default=0))
 
     # -- FIDE opponents' scores ------------------------------------------------------------------
@@ -228,15 +231,14 @@ class _Tables:
         opponent's score; an unplayed round is a dummy opponent with the player's own score (our
         reading of Art. 16). Kept terms are listed in order, cut ones lowest first: with the lowest
         term taken first and, among equal terms, the earliest round (a stable sort by value)."""
-        names = [*self.players, None]
-        scores = list(map(self.points.__getitem__, self.score_ref))
-        terms = list(zip(self.rnd, map(names.__getitem__, self.name_ref), scores))
+        scores = self.opponent_scores()
+        terms = tuple(zip(self.rnd, self.opponent_names(), scores))
         out: dict[str, list[TiebreakValue]] = {code: [] for code in cuts}
         plan = [(out[code], code, lo, hi) for code, (lo, hi) in cuts.items()]
-        exact = self.exact
+        exact, in_order = self.exact, self.rounds_in_order()
         for s, e in self.spans:
             mine = terms[s:e]
-            by_round = tuple(sorted(mine))
+            by_round = mine if in_order else tuple(sorted(mine))
             size = e - s
             if exact and size >= 2:
                 # Every score is a small multiple of 1/1024, so every sum is exact in any order:
@@ -268,12 +270,34 @@ class _Tables:
     def sonneborn_berger_column(self) -> list[TiebreakValue]:
         """SB: each opponent's score weighted by the result against them; an unplayed round is a
         dummy with the player's own score, weighted by that round's result."""
-        names = [*self.players, None]
         win = self.scoring.win or 1.0
-        scores = map(self.points.__getitem__, self.score_ref)
-        values = list(map(truediv, map(mul, scores, self.pts), repeat(win, len(self.pts))))
-        terms = list(zip(self.rnd, map(names.__getitem__, self.name_ref), values))
-        return [_value("SB", float(sum(values[s:e])), tuple(terms[s:e])) for s, e in self.spans]
+        values = list(map(mul, self.opponent_scores(), self.pts))
+        if win != 1.0:  # x / 1.0 is x exactly
+            values = list(map(truediv, values, repeat(win, len(values))))
+        terms = tuple(zip(self.rnd, self.opponent_names(), values))
+        return [_value("SB", float(sum(values[s:e])), terms[s:e]) for s, e in self.spans]
+
+    def opponent_scores(self) -> list[float]:
+        """Per entry, the score a Buchholz term takes: the opponent's, or the player's own for an
+        unplayed round (a dummy opponent, our reading of Art. 16)."""
+        if self._scores is None:
+            self._scores = list(map(self.points.__getitem__, self.score_ref))
+        return self._scores
+
+    def opponent_names(self) -> list:
+        """Per entry, the opponent a FIDE term names: None for the dummy of an unplayed round."""
+        if self._names is None:
+            names = [*self.players, None]
+            self._names = list(map(names.__getitem__, self.name_ref))
+        return self._names
+
+    def rounds_in_order(self) -> bool:
+        """Whether each player's rounds strictly increase (as when results come round by round), so
+        that their terms are already sorted: every step down is where one player's entries end."""
+        rnd = self.rnd
+        steps_down = compress(range(1, len(rnd)), map(ge, rnd[:-1], rnd[1:]))
+        starts = {s for s, _ in self.spans}
+        return all(k in starts for k in steps_down)
 
     # -- MTR percentages ------------------------------------------------------------------------
     def match_win(self, i: int) -> float:
@@ -286,20 +310,17 @@ class _Tables:
     def opponents_pct_column(self, own_pct: list[float], code: str) -> list[TiebreakValue]:
         """The mean of the opponents' percentages over the rounds actually paired (byes are not
         opponents; forfeits are)."""
-        paired = list(map((-1).__ne__, self.opp))
-        opp = list(compress(self.opp, paired))
+        if self._paired is None:  # shared by OMW% and OGW%: the entries that had an opponent
+            paired = list(map((-1).__ne__, self.opp))
+            opp = list(compress(self.opp, paired))
+            ends = list(accumulate(count - byes for count, byes in zip(self.rounds, self.byes)))
+            self._paired = opp, list(compress(self.rnd, paired)), list(map(self.players.__getitem__, opp)), list(zip([0, *ends], ends))
+        opp, rounds, names, spans = self._paired
         values = list(map(own_pct.__getitem__, opp))
-        terms = list(zip(compress(self.rnd, paired), map(self.players.__getitem__, opp), values))
-        column = []
-        s = 0
-        for count, bye_count in zip(self.rounds, self.byes):
-            e = s + count - bye_count
-            if s == e:
-                column.append(_value(code, 0.0, (), (), "no opponents"))
-            else:
-                column.append(_value(code, sum(values[s:e]) / (e - s), tuple(terms[s:e]), (), "each opponent floored at 1/3"))
-            s = e
-        return column
+        terms = tuple(zip(rounds, names, values))
+        alone = _value(code, 0.0, (), (), "no opponents")
+        note = "each opponent floored at 1/3"
+        return [_value(code, sum(values[s:e]) / (e - s), terms[s:e], (), note) if e > s else alone for s, e in spans]
 
     def columns(self, tiebreaks: Sequence[Tiebreak]) -> dict[Tiebreak, list[TiebreakValue]]:
         """Every order-independent tie-break's value for every player (DE depends on who is tied)."""
@@ -316,7 +337,8 @@ class _Tables:
             if tiebreak is Tiebreak.SONNEBORN_BERGER:
                 out[tiebreak] = self.sonneborn_berger_column()
             elif tiebreak is Tiebreak.WINS:
-                out[tiebreak] = [_value("WIN", float(w)) for w in self.wins]
+                shared = {w: _value("WIN", float(w)) for w in set(self.wins)}  # values are immutable
+                out[tiebreak] = [shared[w] for w in self.wins]
             elif tiebreak is Tiebreak.OPPONENTS_MATCH_WIN:
                 out[tiebreak] = self.opponents_pct_column([self.match_win(j) for j in range(n)], "OMW%")
             elif tiebreak is Tiebreak.OPPONENTS_GAME_WIN:
@@ -333,14 +355,14 @@ class _Tables:
     def direct_encounter(self, group: list[int]) -> dict[int, TiebreakValue]:
         rounds = self.rounds
         if any(rounds[i] < len(group) - 1 for i in group):  # someone has too few games to have met them all
-            return {i: _value("DE", None, note="the tied players have not all met") for i in group}
+            return dict.fromkeys(group, _value("DE", None, note="the tied players have not all met"))
         members = set(group)
         met: dict[int, set[int]] = {i: set() for i in group}
         scored: dict[int, list[Term]] = {i: [] for i in group}
         for i in group:
             s, e = self.spans[i]
-            for rnd, opp, pts, played in zip(self.rnd[s:e], self.opp[s:e], self.pts[s:e], self.played[s:e]):
-                if played and opp in members:
+            for rnd, opp, pts, name in zip(self.rnd[s:e], self.opp[s:e], self.pts[s:e], self.name_ref[s:e]):
+                if name >= 0 and opp in members:  # played over the board
                     met[i].add(opp)
                     scored[i].append((rnd, self.players[opp], pts))
         if any(len(met[i]) != len(group) - 1 for i in group):
@@ -402,24 +424,41 @@ def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], confi
     Each tie-break only separates players still tied on everything before it (C.07 Art. 4.2).
     """
     config = config or StandingsConfig()
-    with _collector_paused():
+    with _collector_held():
         return _standings(players, results, config)
 
 
+_COLLECTOR_LOCK = threading.Lock()
+_collector_holds = 0
+_collector_was_enabled = False
+
+
 @contextmanager
-def _collector_paused():
-    """Standings for 10,000 players build about a million small objects that all live until the
-    rows are returned, and none can be part of a reference cycle; meanwhile the cyclic collector
-    would walk every live object of the process again and again (over half the time it took).
-    Reference counting still frees everything; collection resumes as it was afterwards."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
+def _collector_held():
+    """Standings for 10,000 players make about 750,000 small objects (the terms behind every value)
+    that live until the rows are returned, none of them in a reference cycle. The cyclic collector
+    would examine each of them at least twice meanwhile, and again in every full pass it makes over
+    the process (it took over half the time). It is held while they are made; then every object
+    tracked joins the oldest generation unexamined (gc.freeze() and gc.unfreeze(), unless someone
+    keeps objects frozen), so the rows are freed by reference counting when their reader drops them
+    and a full pass examines them only if it comes first. Callers in other threads share the hold."""
+    global _collector_holds, _collector_was_enabled
+    with _COLLECTOR_LOCK:
+        if _collector_holds == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _collector_holds += 1
     try:
         yield
     finally:
-        gc.enable()
+        with _COLLECTOR_LOCK:
+            _collector_holds -= 1
+            if _collector_holds == 0:
+                if gc.get_freeze_count() == 0:
+                    gc.freeze()
+                    gc.unfreeze()
+                if _collector_was_enabled:
+                    gc.enable()
 
 
 def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig) -> list[StandingRow]:
@@ -478,8 +517,13 @@ def _first(pair: tuple) -> float:
 def _row(rank: int, player: PlayerId, seed: int, points: float, values: tuple, tied: int) -> StandingRow:
     """StandingRow(rank, player, seed, points, values, tied)."""
     made = _NEW(StandingRow)
-    for set_field, value in zip(_ROW_SLOTS, (rank, player, seed, points, values, tied)):
-        set_field(made, value)
+    set_rank, set_player, set_seed, set_points, set_values, set_tied = _ROW_SLOTS
+    set_rank(made, rank)
+    set_player(made, player)
+    set_seed(made, seed)
+    set_points(made, points)
+    set_values(made, values)
+    set_tied(made, tied)
     return made
 
 
