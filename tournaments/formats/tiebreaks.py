@@ -170,11 +170,12 @@ class _Tables:
             raise FormatError("a player appears twice", code="standings/duplicate_player")
         n = len(self.players)
         self.scoring = scoring
-        # Per player, in the order of the results: (round, opponent index or -1, points earned, won,
-        # whose score a Buchholz term takes (the opponent's, or the player's own for an unplayed
-        # round), whose name it shows (-1: the dummy of an unplayed round), game points, games).
-        entries: list[list[tuple]] = [[] for _ in range(n)]
-        add = [player_entries.append for player_entries in entries]
+        # Per player, in the order of the results, _FIELDS values an entry: round, opponent index or
+        # -1, points earned, won, whose score a Buchholz term takes (the opponent's, or the player's
+        # own for an unplayed round), whose name it shows (-1: the dummy of an unplayed round), game
+        # points, games. Kept flat (no tuple per entry), so that the columns are strided slices.
+        entries: list[list] = [[] for _ in range(n)]
+        add = [player_entries.extend for player_entries in entries]
         bye_points = scoring.bye_points
         bye_won = bye_points >= scoring.win
         earned = _earned(scoring)
@@ -204,15 +205,16 @@ class _Tables:
                 if result.seat1 is not None and result.seat1 not in idx:
                     raise FormatError(f"result names unknown player {result.seat1!r}", code="standings/unknown_player") from None
             raise
-        self.rounds = rounds = [len(e) for e in entries]
+        self.rounds = rounds = [len(e) // _FIELDS for e in entries]
         # Flat columns, player after player: player i's entries are spans[i] = [start, end).
         start = [0, *accumulate(rounds)]
         self.spans = spans = list(zip(start, start[1:]))
         flat = list(chain.from_iterable(entries))
         del entries, add
-        columns = list(zip(*flat)) if flat else [()] * 8
+        self.rnd, self.opp, self.pts, won, self.score_ref, self.name_ref, game_points, games = (
+            flat[k::_FIELDS] for k in range(_FIELDS)
+        )
         del flat
-        self.rnd, self.opp, self.pts, won, self.score_ref, self.name_ref, game_points, games = columns
         pts = self.pts
         # Sums in the order the results came, from 0.0, as adding them one by one would.
         self.points = [sum(pts[s:e], 0.0) for s, e in spans]
@@ -370,6 +372,9 @@ class _Tables:
         return {i: TiebreakValue("DE", float(sum(t[2] for t in scored[i])), tuple(scored[i])) for i in group}
 
 
+_FIELDS = 8  # values per entry in _Tables
+
+
 def _earned(scoring: Scoring) -> dict[tuple[Outcome, bool], tuple[float, float]]:
     """(seat 0's points, seat 1's points) for each outcome, played or forfeited, as Scoring.points says."""
     table = {}
@@ -424,8 +429,14 @@ def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], confi
     Each tie-break only separates players still tied on everything before it (C.07 Art. 4.2).
     """
     config = config or StandingsConfig()
+    if len(results) < _COLLECTOR_HELD_FROM:
+        return _standings(players, results, config)
     with _collector_held():
         return _standings(players, results, config)
+
+
+# Below this many results the collector's work is negligible, and it is left alone.
+_COLLECTOR_HELD_FROM = 2_000
 
 
 _COLLECTOR_LOCK = threading.Lock()

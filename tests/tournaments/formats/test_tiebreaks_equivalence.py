@@ -278,3 +278,20 @@ def test_unknown_players_are_refused_alike():
         with pytest.raises(FormatError) as slow:
             reference_standings(["a", "b"], results)
         assert fast.value.code == slow.value.code == "standings/unknown_player"
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_large_standings_leaves_the_cyclic_collector_as_it_found_it(enabled):
+    import gc
+
+    players, results = random_event(random.Random(3), 500, 9)
+    assert len(results) >= 2_000  # large enough for the collector to be held
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        thresholds = gc.get_threshold()
+        rows = standings(players, results, StandingsConfig(tiebreaks=tuple(Tiebreak)))
+        assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == (enabled, thresholds, 0)
+    finally:
+        (gc.enable if was else gc.disable)()
+    same(rows, reference_standings(players, results, StandingsConfig(tiebreaks=tuple(Tiebreak))))
