@@ -346,10 +346,14 @@ class _Tables:
             elif tiebreak is Tiebreak.OPPONENTS_GAME_WIN:
                 out[tiebreak] = self.opponents_pct_column([self.game_win(j) for j in range(n)], "OGW%")
             elif tiebreak is Tiebreak.GAME_WIN:
-                out[tiebreak] = [
-                    _value("GW%", self.game_win(i), (), (), f"{self.game_points[i]:g} game points over {self.games[i]} games, floor 1/3")
-                    for i in range(n)
-                ]
+                shared = {}  # one value per (game points, games): many players share them
+                column = []
+                for i, key in enumerate(zip(self.game_points, self.games)):
+                    value = shared.get(key)
+                    if value is None:
+                        value = shared[key] = _value("GW%", self.game_win(i), (), (), f"{key[0]:g} game points over {key[1]} games, floor 1/3")
+                    column.append(value)
+                out[tiebreak] = column
             else:
                 raise FormatError(f"unknown tie-break {tiebreak!r}", code="standings/unknown_tiebreak")
         return out
@@ -488,6 +492,8 @@ def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], conf
             point_group[i] = len(group)
     # Every group lists its players by seed (index), and so does every run split from it.
     for tiebreak in config.tiebreaks:
+        if len(groups) == n:  # everyone is apart (DE values not computed stay "not needed")
+            break
         refined = []
         for group in groups:
             if len(group) == 1:
