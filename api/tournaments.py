@@ -109,6 +109,9 @@ class TableSerializer(serializers.ModelSerializer):
         fields = ["match_key", "round", "stage", "players", "best_of", "status", "result", "matches"]
 
     def get_matches(self, table: TournamentTable) -> list[int]:
+        by_key = self.context.get("matches")  # {match_key: [match ids]}, read once for a listing
+        if by_key is not None:
+            return by_key.get(table.match_key, [])
         return list(
             table.tournament.matches.filter(match_key=table.match_key).order_by("game_number").values_list("match_id", flat=True)
         )
@@ -231,12 +234,16 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"])
     def tables(self, request, slug=None):
         """Rounds and pairings: every table with its players, status, result and Snakepit matches."""
-        tables = self._tournament(slug).tables.select_related("tournament")
+        tournament = self._tournament(slug)
+        tables = tournament.tables.all()
         if request.query_params.get("round"):
             tables = tables.filter(round=request.query_params["round"])
         if request.query_params.get("status"):
             tables = tables.filter(status=request.query_params["status"])
-        return Response(TableSerializer(tables, many=True).data)
+        matches: dict[str, list[int]] = {}
+        for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list("match_key", "match_id"):
+            matches.setdefault(key, []).append(match_id)
+        return Response(TableSerializer(tables, many=True, context={"matches": matches}).data)
 
     @extend_schema(responses=dict)
     @action(detail=True, methods=["get"])
