@@ -34,6 +34,7 @@ DOMAINS = {
     "decks": {"Deck", "DeckVersion"},
     "tournaments": {
         "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding", "TournamentMatch",
+        "TournamentSnapshot",
     },
     "ratings": {"Ladder", "LadderEntry", "LadderRound", "LadderMatch", "RatedMatch", "RatingChange", "LadderSeason"},
 }  # fmt: skip
