@@ -19,28 +19,23 @@ class ReadOnlyFields:
         return declared + fields
 
 
-class ReadOnlyAdmin(ReadOnlyFields, admin.ModelAdmin):
+class NoWrites:
+    """No add, change or delete, not even in bulk; the view permission still shows the records."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(NoWrites, ReadOnlyFields, admin.ModelAdmin):
     """Viewable by staff with the view permission; no add, change or delete, not even in bulk."""
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyInline(ReadOnlyFields, admin.TabularInline):
+class ReadOnlyInline(NoWrites, ReadOnlyFields, admin.TabularInline):
     extra = 0
     show_change_link = True
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
