@@ -18,7 +18,7 @@ from matches.models import Match
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
 from tournaments.formats.lifecycle_state import Table
-from tournaments.models import Tournament, TournamentEntry, TournamentEvent, TournamentSnapshot
+from tournaments.models import Tournament, TournamentEntry, TournamentEvent
 
 # Facts of the service's own, kept in the same log but not part of the reducer's vocabulary.
 SERVICE_KINDS = frozenset({"registration_opened", "match_created"})

@@ -13,7 +13,6 @@ event completely before its first assignment, so a refused event leaves the stat
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping
 
