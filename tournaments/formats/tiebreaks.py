@@ -58,12 +58,12 @@ import math
 import random
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, groupby, repeat
-from operator import attrgetter, ge, itemgetter, mul, truediv
-from typing import Sequence
+from operator import add, attrgetter, ge, itemgetter, mul, neg, sub, truediv
 
 from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring
 
@@ -178,7 +178,11 @@ class _Tables:
         add = [player_entries.extend for player_entries in entries]
         bye_points = scoring.bye_points
         bye_won = bye_points >= scoring.win
+        # (seat 0's points, seat 1's) per outcome, played and forfeited apart: a lookup by the outcome
+        # alone costs less than building an (outcome, forfeit) key for each of 70,000 results.
         earned = _earned(scoring)
+        played = {outcome: earned[outcome, False] for outcome in Outcome}
+        forfeited = {outcome: earned[outcome, True] for outcome in Outcome}
         win, loss = Outcome.WIN, Outcome.LOSS
         fields = attrgetter("round", "seat0", "seat1", "outcome", "forfeit", "games")
         try:
@@ -188,7 +192,7 @@ class _Tables:
                     add[a]((rnd, -1, bye_points, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
                     continue
                 b = idx[seat1]
-                pa, pb = earned[outcome, bool(forfeit)]
+                pa, pb = forfeited[outcome] if forfeit else played[outcome]
                 if b == a:  # Scoring.points reads a player who holds both seats as seat 0
                     pb = pa
                 count = g0 + g1 + gd  # no recorded games add nothing
@@ -208,20 +212,21 @@ class _Tables:
         self.rounds = rounds = [len(e) // _FIELDS for e in entries]
         # Flat columns, player after player: player i's entries are spans[i] = [start, end).
         start = [0, *accumulate(rounds)]
-        self.spans = spans = list(zip(start, start[1:]))
+        self.spans = list(zip(start, start[1:]))
+        # The same as slices, so that C-level `map`s cut every player's entries out of a column.
+        self.windows = windows = list(map(slice, start, start[1:]))
         flat = list(chain.from_iterable(entries))
         del entries, add
         self.rnd, self.opp, self.pts, won, self.score_ref, self.name_ref, game_points, games = (
             flat[k::_FIELDS] for k in range(_FIELDS)
         )
         del flat
-        pts = self.pts
         # Sums in the order the results came, from 0.0, as adding them one by one would.
-        self.points = [sum(pts[s:e], 0.0) for s, e in spans]
-        self.wins = [sum(won[s:e]) for s, e in spans]
-        self.game_points = [sum(game_points[s:e], 0.0) for s, e in spans]
-        self.games = [sum(games[s:e]) for s, e in spans]
-        self.byes = [sum(map((-1).__eq__, self.opp[s:e])) for s, e in spans]
+        self.points = list(map(sum, map(self.pts.__getitem__, windows), repeat(0.0)))
+        self.wins = list(map(sum, map(won.__getitem__, windows)))
+        self.game_points = list(map(sum, map(game_points.__getitem__, windows), repeat(0.0)))
+        self.games = list(map(sum, map(games.__getitem__, windows)))
+        self.byes = list(map(list.count, map(self.opp.__getitem__, windows), repeat(-1)))
         self._paired: tuple | None = None
         self._scores: list[float] | None = None
         self._names: list | None = None
@@ -235,38 +240,80 @@ class _Tables:
         term taken first and, among equal terms, the earliest round (a stable sort by value)."""
         scores = self.opponent_scores()
         terms = tuple(zip(self.rnd, self.opponent_names(), scores))
-        out: dict[str, list[TiebreakValue]] = {code: [] for code in cuts}
-        plan = [(out[code], code, lo, hi) for code, (lo, hi) in cuts.items()]
         exact, in_order = self.exact, self.rounds_in_order()
+        if exact and min(self.rounds, default=0) >= 2:
+            return self._exact_buchholz_columns(cuts, scores, terms, in_order)
+        # (value, terms, cut) per player and code; the TiebreakValues are made a column at a time.
+        parts: dict[str, list[tuple]] = {code: [] for code in cuts}
+        plan = [(parts[code].append, code, lo, hi) for code, (lo, hi) in cuts.items()]
         for s, e in self.spans:
             mine = terms[s:e]
             by_round = mine if in_order else tuple(sorted(mine))
             size = e - s
             if exact and size >= 2:
-                # Every score is a small multiple of 1/1024, so every sum is exact in any order:
-                # the total less the cut terms is the sum of the kept ones, with no sort by value.
-                # A stable sort by value puts first the earliest of the lowest terms, and last the
-                # latest of the highest.
+                # As _exact_buchholz_columns, for one player.
                 total = sum(scores[s:e])
                 lowest = min(mine, key=_third)
                 highest = max(reversed(mine), key=_third)
-                for column, code, cut_low, cut_high in plan:
+                for keep, code, cut_low, cut_high in plan:
                     if not cut_low and not cut_high:
-                        column.append(_value(code, float(total), by_round))
+                        keep((float(total), by_round, ()))
                     elif not cut_high:
-                        column.append(_value(code, float(total - lowest[2]), _without(by_round, lowest), (lowest,)))
+                        keep((float(total - lowest[2]), _without(by_round, lowest), (lowest,)))
                     elif not cut_low:
-                        column.append(_value(code, float(total - highest[2]), _without(by_round, highest), (highest,)))
+                        keep((float(total - highest[2]), _without(by_round, highest), (highest,)))
                     else:
                         kept = _without(_without(by_round, lowest), highest)
-                        column.append(_value(code, float(total - lowest[2] - highest[2]), kept, (lowest, highest)))
+                        keep((float(total - lowest[2] - highest[2]), kept, (lowest, highest)))
                 continue
             ordered = sorted(mine, key=_third)
-            for column, code, cut_low, cut_high in plan:
+            for keep, code, cut_low, cut_high in plan:
                 lo = min(cut_low, size)
                 hi = min(cut_high, size - lo)
                 kept = ordered[lo:size - hi]
-                column.append(_value(code, float(sum(t[2] for t in kept)), tuple(sorted(kept)), tuple(ordered[:lo] + ordered[size - hi:])))
+                keep((float(sum(t[2] for t in kept)), tuple(sorted(kept)), tuple(ordered[:lo] + ordered[size - hi:])))
+        out = {}
+        for code, rows in parts.items():
+            values, kept_terms, cut_terms = zip(*rows) if rows else ((), (), ())
+            out[code] = _values(code, values, kept_terms, cut_terms)
+        return out
+
+    def _exact_buchholz_columns(self, cuts: dict[str, tuple[int, int]], scores: list[float], terms: tuple, in_order: bool) -> dict[str, list[TiebreakValue]]:
+        """buchholz_columns when every player has two terms or more and every sum is exact.
+
+        Every score is a small multiple of 1/1024, so every sum is exact in any order: the total
+        less the cut terms is the sum of the kept ones, with no sort by value. A stable sort by value
+        puts first the earliest of the lowest terms, and last the latest of the highest. Each step
+        is one C-level `map` over the players, instead of a Python loop with a dozen calls per player."""
+        windows = self.windows
+        mine = list(map(terms.__getitem__, windows))
+        by_round = mine if in_order else list(map(tuple, map(sorted, mine)))
+        own_scores = list(map(scores.__getitem__, windows))
+        totals = list(map(sum, own_scores))
+        # The first lowest term is at the first index of the lowest score; the last highest at the
+        # last index of the highest, found as the first in the scores reversed (cheaper than
+        # min(..., key=) over the terms; the same terms, as scores compare as their terms do).
+        low, high = list(map(min, own_scores)), list(map(max, own_scores))
+        starts, ends = [s for s, _ in self.spans], [e for _, e in self.spans]
+        lowest = list(map(terms.__getitem__, map(scores.index, low, starts, ends)))
+        size = len(scores)
+        backwards = scores[::-1]
+        last_high = map(backwards.index, high, map(sub, repeat(size), ends), map(sub, repeat(size), starts))
+        highest = list(map(terms.__getitem__, map(sub, repeat(size - 1), last_high)))
+        without_lowest: list[tuple] | None = None  # shared by Cut-1 and Median-1
+        out = {}
+        for code, (cut_low, cut_high) in cuts.items():
+            if not cut_low and not cut_high:
+                out[code] = _values(code, list(map(float, totals)), by_round, repeat(()))
+            elif not cut_high:
+                without_lowest = without_lowest or list(map(_without, by_round, lowest))
+                out[code] = _values(code, list(map(float, map(sub, totals, low))), without_lowest, zip(lowest))
+            elif not cut_low:
+                out[code] = _values(code, list(map(float, map(sub, totals, high))), list(map(_without, by_round, highest)), zip(highest))
+            else:
+                without_lowest = without_lowest or list(map(_without, by_round, lowest))
+                kept = list(map(_without, without_lowest, highest))
+                out[code] = _values(code, list(map(float, map(sub, map(sub, totals, low), high))), kept, zip(lowest, highest))
         return out
 
     def sonneborn_berger_column(self) -> list[TiebreakValue]:
@@ -277,7 +324,9 @@ class _Tables:
         if win != 1.0:  # x / 1.0 is x exactly
             values = list(map(truediv, values, repeat(win, len(values))))
         terms = tuple(zip(self.rnd, self.opponent_names(), values))
-        return [_value("SB", float(sum(values[s:e])), terms[s:e]) for s, e in self.spans]
+        windows = self.windows
+        totals = list(map(float, map(sum, map(values.__getitem__, windows))))
+        return _values("SB", totals, list(map(terms.__getitem__, windows)), repeat(()))
 
     def opponent_scores(self) -> list[float]:
         """Per entry, the score a Buchholz term takes: the opponent's, or the player's own for an
@@ -298,16 +347,17 @@ class _Tables:
         that their terms are already sorted: every step down is where one player's entries end."""
         rnd = self.rnd
         steps_down = compress(range(1, len(rnd)), map(ge, rnd[:-1], rnd[1:]))
-        starts = {s for s, _ in self.spans}
-        return all(k in starts for k in steps_down)
+        return {s for s, _ in self.spans}.issuperset(steps_down)
 
     # -- MTR percentages ------------------------------------------------------------------------
-    def match_win(self, i: int) -> float:
-        possible = (self.scoring.win or 1.0) * self.rounds[i]
-        return max(MTG_FLOOR, self.points[i] / possible) if possible else MTG_FLOOR
+    def match_wins(self) -> list[float]:
+        """Every player's match-win percentage."""
+        win = self.scoring.win or 1.0
+        return [max(MTG_FLOOR, points / possible) if (possible := win * rounds) else MTG_FLOOR for points, rounds in zip(self.points, self.rounds)]
 
-    def game_win(self, i: int) -> float:
-        return max(MTG_FLOOR, self.game_points[i] / (3.0 * self.games[i])) if self.games[i] else MTG_FLOOR
+    def game_wins(self) -> list[float]:
+        """Every player's game-win percentage."""
+        return [_game_win(key) for key in zip(self.game_points, self.games)]
 
     def opponents_pct_column(self, own_pct: list[float], code: str) -> list[TiebreakValue]:
         """The mean of the opponents' percentages over the rounds actually paired (byes are not
@@ -315,18 +365,26 @@ class _Tables:
         if self._paired is None:  # shared by OMW% and OGW%: the entries that had an opponent
             paired = list(map((-1).__ne__, self.opp))
             opp = list(compress(self.opp, paired))
-            ends = list(accumulate(count - byes for count, byes in zip(self.rounds, self.byes)))
-            self._paired = opp, list(compress(self.rnd, paired)), list(map(self.players.__getitem__, opp)), list(zip([0, *ends], ends))
-        opp, rounds, names, spans = self._paired
+            counts = list(map(sub, self.rounds, self.byes))
+            ends = list(accumulate(counts))
+            windows = list(map(slice, [0, *ends], ends))
+            self._paired = opp, list(compress(self.rnd, paired)), list(map(self.players.__getitem__, opp)), windows, counts
+        opp, rounds, names, windows, counts = self._paired
         values = list(map(own_pct.__getitem__, opp))
         terms = tuple(zip(rounds, names, values))
-        alone = _value(code, 0.0, (), (), "no opponents")
-        note = "each opponent floored at 1/3"
-        return [_value(code, sum(values[s:e]) / (e - s), terms[s:e], (), note) if e > s else alone for s, e in spans]
+        if 0 in counts:  # someone has no opponents
+            means = [sum(values[w]) / count if count else 0.0 for w, count in zip(windows, counts)]
+        else:
+            means = list(map(truediv, map(sum, map(values.__getitem__, windows)), counts))
+        column = _values(code, means, list(map(terms.__getitem__, windows)), repeat(()), "each opponent floored at 1/3")
+        if 0 in counts:
+            alone = _value(code, 0.0, (), (), "no opponents")
+            for i in [i for i, count in enumerate(counts) if not count]:
+                column[i] = alone
+        return column
 
     def columns(self, tiebreaks: Sequence[Tiebreak]) -> dict[Tiebreak, list[TiebreakValue]]:
         """Every order-independent tie-break's value for every player (DE depends on who is tied)."""
-        n = len(self.players)
         out: dict[Tiebreak, list[TiebreakValue]] = {}
         cuts = {Tiebreak.BUCHHOLZ: (0, 0), Tiebreak.BUCHHOLZ_CUT1: (1, 0), Tiebreak.MEDIAN_BUCHHOLZ: (1, 1)}
         wanted = {t.value: cuts[t] for t in tiebreaks if t in cuts}
@@ -342,18 +400,15 @@ class _Tables:
                 shared = {w: _value("WIN", float(w)) for w in set(self.wins)}  # values are immutable
                 out[tiebreak] = [shared[w] for w in self.wins]
             elif tiebreak is Tiebreak.OPPONENTS_MATCH_WIN:
-                out[tiebreak] = self.opponents_pct_column([self.match_win(j) for j in range(n)], "OMW%")
+                out[tiebreak] = self.opponents_pct_column(self.match_wins(), "OMW%")
             elif tiebreak is Tiebreak.OPPONENTS_GAME_WIN:
-                out[tiebreak] = self.opponents_pct_column([self.game_win(j) for j in range(n)], "OGW%")
+                out[tiebreak] = self.opponents_pct_column(self.game_wins(), "OGW%")
             elif tiebreak is Tiebreak.GAME_WIN:
-                shared = {}  # one value per (game points, games): many players share them
-                column = []
-                for i, key in enumerate(zip(self.game_points, self.games)):
-                    value = shared.get(key)
-                    if value is None:
-                        value = shared[key] = _value("GW%", self.game_win(i), (), (), f"{key[0]:g} game points over {key[1]} games, floor 1/3")
-                    column.append(value)
-                out[tiebreak] = column
+                keys = list(zip(self.game_points, self.games))
+                shared = {  # one value per (game points, games): many players share them
+                    key: _value("GW%", _game_win(key), (), (), f"{key[0]:g} game points over {key[1]} games, floor 1/3") for key in set(keys)
+                }
+                out[tiebreak] = list(map(shared.__getitem__, keys))
             else:
                 raise FormatError(f"unknown tie-break {tiebreak!r}", code="standings/unknown_tiebreak")
         return out
@@ -426,6 +481,30 @@ def _value(code: str, value: float | None, terms: tuple = (), cut: tuple = (), n
 
 _third = itemgetter(2)  # a term's value
 
+# Runs an iterator to its end, keeping nothing (the itertools "consume" recipe).
+_consume = deque(maxlen=0).extend
+
+
+def _values(code: str, values: Sequence, terms: Iterable, cuts: Iterable, note: str = "") -> list[TiebreakValue]:
+    """[TiebreakValue(code, v, t, c, note) for v, t, c in zip(values, terms, cuts)]."""
+    return _made(TiebreakValue, _VALUE_SLOTS, len(values), (repeat(code), values, terms, cuts, repeat(note)))
+
+
+def _made(cls: type, slots: tuple, n: int, columns: tuple[Iterable, ...]) -> list:
+    """n instances of cls, slot k of instance i set to the i-th item of columns[k]. Made a column at
+    a time: each slot of every instance is filled by one C-level `map`, instead of a Python call per
+    instance that calls every slot's setter (standings for 10,000 players make 70,000 values and rows)."""
+    made = list(map(_NEW, repeat(cls, n)))
+    for set_slot, column in zip(slots, columns, strict=True):
+        _consume(map(set_slot, made, column))
+    return made
+
+
+def _game_win(key: tuple[float, int]) -> float:
+    """Game-win percentage from (game points, games)."""
+    game_points, games = key
+    return max(MTG_FLOOR, game_points / (3.0 * games)) if games else MTG_FLOOR
+
 
 def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None) -> list[StandingRow]:
     """Rank `players` (given in seed order) by points, then `config.tiebreaks` in order, then seed.
@@ -483,13 +562,11 @@ def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], conf
     computed = tables.columns(config.tiebreaks)
     direct: dict[int, TiebreakValue] = {}
     by_points: dict[float, list[int]] = defaultdict(list)
-    for i, points in enumerate(tables.points):
-        by_points[round(points, 9)].append(i)
+    rounded = list(map(round, tables.points, repeat(9)))
+    for i, points in enumerate(rounded):
+        by_points[points].append(i)
     groups = [by_points[p] for p in sorted(by_points, reverse=True)]
-    point_group = [0] * n
-    for group in groups:
-        for i in group:
-            point_group[i] = len(group)
+    point_group = list(map(len, map(by_points.__getitem__, rounded)))  # how many share each one's points
     # Every group lists its players by seed (index), and so does every run split from it.
     for tiebreak in config.tiebreaks:
         if len(groups) == n:  # everyone is apart (DE values not computed stay "not needed")
@@ -502,24 +579,33 @@ def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], conf
             if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
                 values = tables.direct_encounter(group)
                 direct.update(values)
+                if values[group[0]].value is None:  # n/a for one is n/a for all: the group stays as it is
+                    refined.append(group)
+                    continue
                 ranked = sorted(zip([_rank_key(values[i]) for i in group], group))
             else:
-                ranked = sorted(zip(map(_rank_key, map(computed[tiebreak].__getitem__, group)), group))
-            for _, run in groupby(ranked, key=_first):
-                refined.append([i for _, i in run])
+                # _rank_key of each value, by C-level maps (these values are never None); the first
+                # tie-breaks reach all 10,000 players, one Python call each.
+                values = map(_VALUE_OF, map(computed[tiebreak].__getitem__, group))
+                ranked = sorted(zip(map(neg, map(round, values, repeat(9))), group))
+            refined += (list(map(_second, run)) for _, run in groupby(ranked, key=_first))
         groups = refined
     order = [i for group in groups for i in group]  # seed breaks what is left
     not_needed = TiebreakValue("DE", None, note="not needed")
     columns = [
-        [direct.get(i, not_needed) for i in order] if tiebreak is Tiebreak.DIRECT_ENCOUNTER else list(map(computed[tiebreak].__getitem__, order))
+        list(map(direct.get, order, repeat(not_needed)))
+        if tiebreak is Tiebreak.DIRECT_ENCOUNTER
+        else list(map(computed[tiebreak].__getitem__, order))
         for tiebreak in config.tiebreaks
     ]
     values = zip(*columns) if columns else repeat((), n)
     players, points = tables.players, tables.points
-    return [
-        _row(rank, players[i], i + 1, points[i], row_values, point_group[i])
-        for rank, i, row_values in zip(range(1, n + 1), order, values)
-    ]
+    # StandingRow(rank, player, seed, points, values, tied), in order
+    fields = (range(1, n + 1), map(players.__getitem__, order), map(add, order, repeat(1)), map(points.__getitem__, order), values, map(point_group.__getitem__, order))
+    return _made(StandingRow, _ROW_SLOTS, n, fields)
+
+
+_VALUE_OF = attrgetter("value")
 
 
 def _rank_key(value: TiebreakValue) -> float:
@@ -527,21 +613,7 @@ def _rank_key(value: TiebreakValue) -> float:
     return 1e18 if value.value is None else -round(value.value, 9)
 
 
-def _first(pair: tuple) -> float:
-    return pair[0]
-
-
-def _row(rank: int, player: PlayerId, seed: int, points: float, values: tuple, tied: int) -> StandingRow:
-    """StandingRow(rank, player, seed, points, values, tied)."""
-    made = _NEW(StandingRow)
-    set_rank, set_player, set_seed, set_points, set_values, set_tied = _ROW_SLOTS
-    set_rank(made, rank)
-    set_player(made, player)
-    set_seed(made, seed)
-    set_points(made, points)
-    set_values(made, values)
-    set_tied(made, tied)
-    return made
+_first, _second = itemgetter(0), itemgetter(1)  # a (key, player) pair's key and player
 
 
 def bench_standings(n_players: int, rounds: int = 14, seed: int = 0) -> float:
