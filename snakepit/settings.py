@@ -23,12 +23,27 @@ def env_flag(name: str, default: bool = False) -> bool:
 
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 IN_CI = env_flag("CI")
-DEBUG = env_flag("DJANGO_DEBUG", default=True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "dev-only-not-secret-snakepit"
+# Debug pages show settings and code to whoever triggers an error: off unless asked for.
+DEBUG = env_flag("DJANGO_DEBUG")
+
+
+def _machine_secret_key() -> str:
+    """A random key made once for this machine and kept in var/ (readable by its owner only), so a
+    newcomer's server has a real secret without configuring one; several servers behind one site
+    must share DJANGO_SECRET_KEY instead (deploy/README.md)."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        import secrets
+
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as out:
+            out.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or _machine_secret_key()
+# The home page names the demo login only where `manage.py up` created that account and says so.
+SNAKEPIT_SHOW_DEMO_LOGIN = env_flag("SNAKEPIT_SHOW_DEMO_LOGIN")
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
 INSTALLED_APPS = [

@@ -19,8 +19,8 @@ def home(request):
             "matches": match_list()[:10],
             "ladders": [_ladder_row(ladder) for ladder in Ladder.objects.filter(is_active=True)[:10]],
             "tournaments": Tournament.objects.exclude(status=Tournament.Status.DRAFT)[:10],
-            # Shown only on a development server, where `manage.py up` created that account.
-            "demo_hint": f"{DEMO_USERNAME} / {DEMO_PASSWORD}" if settings.DEBUG else "",
+            # Shown only where `manage.py up` created that account (it sets SNAKEPIT_SHOW_DEMO_LOGIN).
+            "demo_hint": f"{DEMO_USERNAME} / {DEMO_PASSWORD}" if settings.SNAKEPIT_SHOW_DEMO_LOGIN else "",
         },
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -49,7 +50,10 @@ class Command(BaseCommand):
         running = {}
         for name, command in processes.items():
             with open(log_dir / f"{name}.log", "ab") as log:
-                running[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, stdout=log, stderr=subprocess.STDOUT)
+                env = {**os.environ, "SNAKEPIT_SHOW_DEMO_LOGIN": "0" if no_demo else "1"}
+                running[name] = subprocess.Popen(
+                    command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+                )
         self._wait_for_web(host, port, running["web"])
         lines = []
         if not no_demo:

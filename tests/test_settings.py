@@ -1,0 +1,35 @@
+"""Secure by default: no debug pages unless asked for, and a real secret without configuring one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def settings_in_a_fresh_process(tmp_path: Path, **env: str) -> dict[str, str]:
+    code = (
+        "from django.conf import settings; import django; django.setup();"
+        "print(settings.DEBUG); print(settings.SECRET_KEY)"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY")}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "snakepit.settings", "SNAKEPIT_VAR_DIR": str(tmp_path), **env},
+    )
+    debug, secret = result.stdout.split()
+    return {"debug": debug, "secret": secret}
+
+
+def test_debug_is_off_and_the_secret_is_random_and_kept_unless_configured(tmp_path):
+    first = settings_in_a_fresh_process(tmp_path)
+    assert first["debug"] == "False"
+    assert len(first["secret"]) >= 50 and "snakepit" not in first["secret"]
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # its owner's alone
+    assert settings_in_a_fresh_process(tmp_path)["secret"] == first["secret"]  # kept across restarts
+    assert settings_in_a_fresh_process(tmp_path / "elsewhere")["secret"] != first["secret"]
+    configured = settings_in_a_fresh_process(tmp_path, DJANGO_SECRET_KEY="from-the-environment", DJANGO_DEBUG="1")
+    assert configured == {"debug": "True", "secret": "from-the-environment"}
