@@ -3,7 +3,10 @@ parse, call `matches.services` or `matches.selectors`, serialise. No game logic 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import django_filters
+from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -11,6 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import Forbidden, NotFound, Rejected
+from decks.selectors import deck_version_brought, deck_version_for_entry
+from decks.services import deck_version_freeze
 from engines.registry import game_keys
 from matches import selectors, services
 from matches.models import Match, MatchSeat
@@ -18,6 +23,29 @@ from matches.models import Match, MatchSeat
 SEAT_PARAMETER = OpenApiParameter(
     "seat", int, description="Which of your seats to see through, when you hold several."
 )
+
+
+@transaction.atomic
+def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], created_by) -> Match:
+    """A match whose seats may bring saved decks: each deck must be its seat user's and legal in the
+    match's format; the chosen versions are frozen for the match in the same transaction, so a refused
+    match freezes nothing."""
+    specs = services.seat_specs_from_request({key: seat[key] for key in ("user", "bot") if key in seat} for seat in seats)
+    versions = {}
+    for index, (seat, spec) in enumerate(zip(seats, specs)):
+        if "deck" not in seat:
+            continue
+        if spec.user is None:
+            raise Rejected(f"seat {index}: a bot brings its own deck", code="seat/deck_not_needed")
+        versions[index] = deck_version_for_entry(
+            share_id=seat["deck"], version=seat.get("deck_version"), user=spec.user,
+            format_key=(options or {}).get("format"),
+        )
+        specs[index] = replace(spec, deck=deck_version_brought(versions[index]))
+    match = services.match_create(game_key=game_key, options=options, seats=specs, created_by=created_by)
+    for version in versions.values():
+        deck_version_freeze(deck_version=version, purpose=f"match {match.pk}")
+    return match
 
 
 # --- serializers ----------------------------------------------------------------------------------
@@ -59,8 +87,16 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class SeatRequestSerializer(serializers.Serializer):
-    user = serializers.CharField(required=False, help_text="A username.")
-    bot = serializers.CharField(required=False, help_text="A built-in bot of the game, e.g. 'heuristic'.")
+    user = serializers.CharField(required=False, max_length=150, help_text="A username.")
+    bot = serializers.CharField(required=False, max_length=40, help_text="A built-in bot of the game, e.g. 'heuristic'.")
+    deck = serializers.CharField(
+        required=False, max_length=40,
+        help_text="Games played with decks (Rag'n'Guns): the share id of the seat user's saved deck, which must be "
+        "legal in the match's format; it is frozen for the match. A bot brings its own.",
+    )
+    deck_version = serializers.IntegerField(
+        required=False, min_value=1, help_text="Which version of `deck` (default: its current one)."
+    )
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -74,8 +110,10 @@ class MatchCreateSerializer(serializers.Serializer):
 
     def validate_seats(self, seats):
         for index, seat in enumerate(seats):
-            if len(seat) != 1:
+            if ("user" in seat) == ("bot" in seat):
                 raise serializers.ValidationError(f'seat {index}: give exactly one of "user" or "bot"')
+            if "deck_version" in seat and "deck" not in seat:
+                raise serializers.ValidationError(f'seat {index}: "deck_version" goes with a "deck"')
         return seats
 
 
@@ -214,10 +252,10 @@ class MatchViewSet(viewsets.GenericViewSet):
     def create(self, request):
         body = MatchCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        match = services.match_create(
+        match = match_create_with_decks(
             game_key=body.validated_data["game"],
             options=body.validated_data["options"],
-            seats=services.seat_specs_from_request(body.validated_data["seats"]),
+            seats=body.validated_data["seats"],
             created_by=request.user,
         )
         return Response(MatchSerializer(self._annotated(match.pk)).data, status=status.HTTP_201_CREATED)

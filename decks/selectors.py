@@ -289,6 +289,11 @@ def deck_version_for_entry(
     return chosen
 
 
+def deck_version_brought(version: DeckVersion) -> dict[str, Any]:
+    """The deck a seat brings to a match: the fields of the engine's opening `bring_deck` action."""
+    return {"gunslinger": version.gunslinger, "cards": list(version.cards)}
+
+
 def deck_require_owner(deck: Deck, user) -> None:
     if user is None or not getattr(user, "is_authenticated", False) or deck.owner_id != user.pk:
         raise Forbidden(f"deck {deck.share_id} is not yours", code="deck/not_yours")

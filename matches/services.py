@@ -37,10 +37,13 @@ from matches.tasks import match_play
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who takes a seat: exactly one of a user or a built-in bot's name."""
+    """Who takes a seat: exactly one of a user or a built-in bot's name, and for a game that needs a
+    deck, the deck the seat brings: the fields of its `bring_deck` action (a frozen, checked deck
+    version's cards). A bot without one brings its own."""
 
     user: Any = None
     bot: str = ""
+    deck: dict[str, Any] | None = None
 
 
 @dataclass
@@ -98,6 +101,10 @@ def match_create(
             raise Rejected(
                 f"{game.spec.name} has no bot {spec.bot!r}; bots: {', '.join(sorted(bots))}", code="seat/unknown_bot"
             )
+        if game.spec.needs_deck and spec.user is not None and spec.deck is None:
+            raise Rejected(f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required")
+        if spec.deck is not None and not game.spec.needs_deck:
+            raise Rejected(f"{game.spec.name} is played without decks", code="seat/deck_not_needed")
     seed = seed if seed is not None else secrets.token_bytes(32)
     match = Match.objects.create(
         game=game.spec.key,
@@ -114,15 +121,35 @@ def match_create(
         match=match, game=game, seat_users=[spec.user.pk if spec.user else None for spec in seats],
         seat_bots=[spec.bot for spec in seats], state=game.new_state(seats=len(seats), options=resolved),
     )
+    opening = _decks_bring(live, match, seats)
     if bots_play == "auto":
         bots_play = "worker" if all(spec.bot for spec in seats) else "now"
     if bots_play == "worker":
         transaction.on_commit(lambda: match_play.delay(match.pk))
     elif bots_play == "now":
-        events_insert(chance_and_bots_play(live))
+        opening += chance_and_bots_play(live)
+    events_insert(opening)
     projection_update(live)
     live_checkin(live)
     return match
+
+
+def _decks_bring(live: LiveMatch, match: Match, seats: list[SeatSpec]) -> list[NewEvent]:
+    """The opening `bring_deck` actions of the seats that bring a saved deck, judged by the engine
+    (which knows the format's legality rules) before anything is written. The deck list is private
+    to its seat until the match ends: the engine's `event_audience` says so."""
+    rows = []
+    for index, spec in enumerate(seats):
+        if spec.deck is None:
+            continue
+        event = Event.action(index, {**spec.deck, "type": "bring_deck"})
+        try:
+            live.game.apply(live.state, event)
+        except IllegalAction as error:
+            raise Rejected(f"seat {index}: {error}", code="deck/illegal") from None
+        live.seq += 1
+        rows.append(event_row(match, live.seq, event, actor=spec.user))
+    return rows
 
 
 def match_submit_action(

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from core.errors import Conflict, Forbidden, NotFound, Rejected
-from decks.selectors import deck_version_for_entry
+from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
 from matches.models import Match, MatchEvent
@@ -186,7 +186,7 @@ def ladder_round_create(
             "entries", flat=True
         ):
             busy.update(ids)
-        entries = {entry.pk: entry for entry in ladder.entries.filter(left_at__isnull=True).exclude(pk__in=busy)}
+        entries = {entry.pk: entry for entry in ladder.entries.filter(left_at__isnull=True).exclude(pk__in=busy).select_related("user", "deck_version")}
         if len(entries) < ladder.seats_per_match:
             return RoundResult(None, [])
         competitors = [
@@ -221,12 +221,18 @@ def ladder_round_create(
             match = match_create(
                 game_key=ladder.game,
                 options=ladder.options,
-                seats=[SeatSpec(user=entry.user, bot=entry.bot) for entry in seated],
+                seats=[_seat(entry) for entry in seated],
                 bots_play=bots_play,
             )
             LadderMatch.objects.create(round=round_, match=match, entries=[entry.pk for entry in seated])
             matches.append(match)
         return RoundResult(round_, matches)
+
+
+def _seat(entry: LadderEntry) -> SeatSpec:
+    """A match seat for an entry, bringing its frozen deck where it has one."""
+    deck = deck_version_brought(entry.deck_version) if entry.deck_version_id else None
+    return SeatSpec(user=entry.user, bot=entry.bot, deck=deck)
 
 
 def _last_opponents(ladder: Ladder, entries: dict[int, LadderEntry]) -> dict[str, frozenset[str]]:

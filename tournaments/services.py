@@ -23,7 +23,7 @@ from django.utils.module_loading import import_string
 from django.utils.text import slugify
 
 from core.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
-from decks.selectors import deck_version_for_entry
+from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
 from engines.registry import get_game
 from matches.models import Match
@@ -463,16 +463,22 @@ def _pair_next_round(change: _Change, user) -> None:
 def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:
     """A Snakepit match for one game of a table, seats in the table's order."""
     tournament = change.tournament
-    entries = {entry.player: entry for entry in tournament.entries.filter(player__in=players)}
+    entries = {entry.player: entry for entry in tournament.entries.filter(player__in=players).select_related("user", "deck_version")}
     match = match_create(
         game_key=tournament.game,
         options=tournament.options,
-        seats=[SeatSpec(user=entries[player].user, bot=entries[player].bot) for player in players],
+        seats=[_seat(entries[player]) for player in players],
         created_by=tournament.organiser,
     )
     change.append({"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk})
     TournamentMatch.objects.create(tournament=tournament, match_key=match_key, game_number=game_number, match=match)
     return match
+
+
+def _seat(entry: TournamentEntry) -> SeatSpec:
+    """A match seat for an entry, bringing its frozen deck where it has one."""
+    deck = deck_version_brought(entry.deck_version) if entry.deck_version_id else None
+    return SeatSpec(user=entry.user, bot=entry.bot, deck=deck)
 
 
 def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
