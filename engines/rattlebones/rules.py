@@ -1,0 +1,678 @@
+"""Rattlebones: the rules (rulebook SETUP, ON YOUR TURN, For Each Die Rolled, Board Spaces, Take an
+Action, The Gamble Die, Availability of die sides, stars and gold, GAME END).
+
+A turn: the player picks the dice to roll (one free, "one gold ... to roll one extra die", "two gold
+... to roll all three"), the dice are rolled (a chance event), then he uses them one at a time "in
+the order of his choosing". One `use_die` action carries every choice that die asks for: which pawn,
+how far (9-PIP), what to do on the landing space (which side of *that* die to replace, and with what),
+how many stars to sell at the store, whom to rob. `legal_actions` lists the whole product, and
+`apply_action` accepts exactly the listed actions, so a refused action never changes anything.
+docs/games/rattlebones.md lists every reading of an unclear sentence made here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from engines.bots import RandomBot
+from engines.chance import ChanceRequest
+from engines.errors import IllegalAction
+from engines.protocol import Action, Bot, Decision, Game, Outcome, View
+from engines.rattlebones.bots import HeuristicBot
+from engines.rattlebones.catalogue import (
+    ARROW,
+    ARROW_TO,
+    CATALOGUE,
+    PIPS,
+    PLUS_ONE,
+    POINTS,
+    RATTLEBONES,
+    STORE,
+)
+from engines.rattlebones.spec import SPEC
+from engines.rattlebones.state import DICE, DOUBLE, GAMBLE, OVER, ROLL, SET_UP, USE_DIE, RattlebonesState
+
+C = CATALOGUE
+SPACES = len(C.spaces)
+TRACK = len(C.train_track)
+THIEF_TAKES = ("gold", "star", "stock")  # "(a) one star or (b) one gold or (c) one stock ticket"
+DOUBLED = frozenset({"gold", "star", *POINTS})  # x2: "gold, stars or points"
+GAME_END = "rattlebones"  # "the Rattlebones pawn and a player pawn meet or pass"
+FORFEIT = "forfeit"
+PIP_STEPS = {pip: int(pip) for pip in PIPS}
+
+ACTION_TYPES = ("roll", "use_die", "double")
+PHASE_ACTIONS = {ROLL: "roll", USE_DIE: "use_die", DOUBLE: "double"}
+
+_CHANCE_DECISIONS = {phase: Decision.chance(phase) for phase in (SET_UP, DICE, GAMBLE)}
+_OVER = Decision.over()
+_SHUFFLE = ChanceRequest.shuffle(SET_UP, size=len(C.tiles))
+_GAMBLE_ROLL = ChanceRequest.dice(GAMBLE, count=1, sides=len(C.gamble_die))
+_DICE_ROLLS = {count: ChanceRequest.dice(DICE, count=count) for count in (1, 2, 3)}
+
+
+@lru_cache(maxsize=64)
+def _turn_decision(seat: int, phase: str) -> Decision:
+    return Decision.turn(seat, phase)
+
+
+def supply_kind(side: str) -> str | None:
+    """The supply a side goes back to when replaced; None for a pip side (it leaves the game)."""
+    if side in PIP_STEPS:
+        return None
+    return ARROW if side.startswith(ARROW_TO) else side
+
+
+class Rattlebones(Game[RattlebonesState]):
+    spec = SPEC
+
+    # --- setting up -------------------------------------------------------------------------------
+    def initial_state(self, *, seats: int, options: dict[str, Any]) -> RattlebonesState:
+        return RattlebonesState(
+            seats=seats,
+            phase=SET_UP,
+            board=C.spaces,
+            pawns=[0] * (C.pawns * seats),  # "three Monkey pawns on the start space"
+            scores=[0] * seats,  # "remaining Mouse pawn on '0' of the score track"
+            gold=[0] * seats,
+            stars=[0] * seats,
+            stock=[0] * seats,
+            dice=[C.die_sides] * (C.dice * seats),  # standard dice whose '1' is the icon
+            sides={kind: C.sides_each for kind in C.action_sides},
+            gold_supply=C.gold,
+            star_supply=C.stars,
+            stock_supply=C.stock,
+            rattlebones=C.rattlebones_start[seats],
+        )
+
+    def seat_count(self, state: RattlebonesState) -> int:
+        return state.seats
+
+    # --- asking -----------------------------------------------------------------------------------
+    def decide(self, state: RattlebonesState) -> Decision:
+        phase = state.phase
+        if phase in PHASE_ACTIONS:
+            return _turn_decision(state.player, phase)
+        if phase == OVER:
+            return _OVER
+        return _CHANCE_DECISIONS[phase]
+
+    def chance_request(self, state: RattlebonesState) -> ChanceRequest:
+        phase = state.phase
+        if phase == DICE:
+            return _DICE_ROLLS[len(state.to_roll)]
+        if phase == GAMBLE:
+            return _GAMBLE_ROLL
+        if phase == SET_UP:
+            return _SHUFFLE
+        raise IllegalAction("no chance is expected now", code="chance/not_expected")
+
+    def legal_actions(self, state: RattlebonesState, seat: int) -> list[Action]:
+        if state.phase not in PHASE_ACTIONS or seat != state.player:
+            return []
+        cache = state.legal_cache
+        if cache is None:
+            cache = state.legal_cache = _legal(state)
+        return list(cache)
+
+    def outcome(self, state: RattlebonesState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        # "The player in the lead wins the game. In case of a tie, the player with the most gold +
+        # stars + stock tickets wins. Otherwise, it remains a tie." A forfeit ranks its seat last.
+        keys = [
+            (seat != state.forfeited, state.scores[seat], state.gold[seat] + state.stars[seat] + state.stock[seat])
+            for seat in range(state.seats)
+        ]
+        ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        return Outcome(ranks, tuple(float(score) for score in state.scores), state.end_reason or GAME_END)
+
+    def view(self, state: RattlebonesState, seat: int | None) -> View:
+        # No hidden information: every seat sees what a spectator sees.
+        return _view(self, state)
+
+    # --- changing ---------------------------------------------------------------------------------
+    def apply_action(self, state: RattlebonesState, seat: int, action: Action) -> None:
+        legal = state.legal_cache
+        if legal is None:
+            legal = state.legal_cache = _legal(state)
+        if action not in legal or not _plain(action):
+            _refuse(state, action)
+        kind = action["type"]
+        state.legal_cache = None
+        if kind == "use_die":
+            _use_die(state, action)
+        elif kind == "roll":
+            _roll(state, action["dice"])
+        else:
+            _double(state, action["die"])
+            _next_player(state)
+
+    def apply_chance(self, state: RattlebonesState, outcome: dict[str, Any]) -> None:
+        state.legal_cache = None
+        phase = state.phase
+        if phase == DICE:
+            # A d6 lands on one of its six sides: the value drawn is the side index plus one.
+            rolled = tuple((die, value - 1) for die, value in zip(state.to_roll, outcome["dice"]))
+            state.showing = tuple(sorted(state.showing + rolled))
+            state.to_roll = ()
+            state.phase = USE_DIE
+        elif phase == GAMBLE:
+            _gamble(state, C.gamble_die[outcome["dice"][0] - 1])
+        else:
+            _set_up(state, outcome["permutation"])
+
+    def apply_forfeit(self, state: RattlebonesState, seat: int, reason: str) -> None:
+        state.legal_cache = None
+        state.phase = OVER
+        state.end_reason = FORFEIT
+        state.forfeited = seat
+
+    # --- bots -------------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, Bot]:
+        return {"random": RandomBot(), "heuristic": HeuristicBot()}
+
+
+# --- checking an action -----------------------------------------------------------------------------
+
+
+def _plain(action: Action) -> bool:
+    """JSON numbers are ints here: `True == 1` and `1.0 == 1` must not pass for a listed action."""
+    for value in action.values():
+        kind = type(value)
+        if kind is bool or kind is float:
+            return False
+        if kind is list and any(type(item) in (bool, float) for item in value):
+            return False
+    return True
+
+
+def _refuse(state: RattlebonesState, action: Action) -> None:
+    """Say why an action is not among the legal ones (the state is untouched)."""
+    kind = action.get("type")
+    if kind not in ACTION_TYPES:
+        raise IllegalAction(f"Rattlebones has no action {kind!r}", code="action/unknown")
+    if PHASE_ACTIONS.get(state.phase) != kind:
+        raise IllegalAction(f"no {kind} now: the game is at {state.phase}", code="action/not_now")
+    if kind == "roll":
+        dice = action.get("dice")
+        if set(action) != {"type", "dice"} or type(dice) is not list:
+            raise IllegalAction('a roll is {"type": "roll", "dice": [...]}', code="action/malformed")
+        if len(dice) > 1 and state.gold[state.player] < len(dice) - 1:
+            raise IllegalAction("one gold per extra die, two for all three", code="roll/not_enough_gold")
+        raise IllegalAction("roll one, two or all three of your dice, each once, in order", code="roll/bad_dice")
+    die = action.get("die")
+    if kind == "double":
+        raise IllegalAction("an x2 doubles one die that earned gold, stars or points", code="x2/bad_die")
+    if not any(die == showing and type(die) is int for showing, _ in state.showing):
+        raise IllegalAction(f"die {die!r} is not showing a rolled side", code="die/not_rolled")
+    raise IllegalAction(
+        f"{action} is not a legal use of die {die}: see legal_actions for each choice it asks",
+        code="die/illegal_use",
+    )
+
+
+# --- legal actions ----------------------------------------------------------------------------------
+
+
+def _legal(state: RattlebonesState) -> list[Action]:
+    phase = state.phase
+    if phase == USE_DIE:
+        actions: list[Action] = []
+        for die, side in state.showing:
+            actions.extend(_uses(state, die, side))
+        return actions
+    if phase == ROLL:
+        return list(_roll_actions(min(state.gold[state.player], 2)))
+    if phase == DOUBLE:
+        return [{"type": "double", "die": die} for die in _x2_targets(state)]
+    return []
+
+
+@lru_cache(maxsize=4)
+def _roll_actions(gold: int) -> tuple[Action, ...]:
+    """"He selects one of his dice to roll. If he has gold, he may spend one gold ... to roll one extra
+    die. Likewise, he may spend two gold ... to roll all three dice." """
+    actions: list[Action] = [{"type": "roll", "dice": [die]} for die in range(C.dice)]
+    if gold >= 1:
+        actions += [{"type": "roll", "dice": [a, b]} for a in range(C.dice) for b in range(a + 1, C.dice)]
+    if gold >= 2:
+        actions.append({"type": "roll", "dice": list(range(C.dice))})
+    return tuple(actions)
+
+
+def effective_side(sides: tuple[str, ...], index: int) -> str | None:
+    """What a rolled side does. An ARROW does "the action of the side to which the arrow points",
+    following arrows that point at arrows; arrows pointing round in a circle do nothing (None)."""
+    seen = 0
+    side = sides[index]
+    while side.startswith(ARROW_TO):
+        seen |= 1 << index
+        index = int(side[len(ARROW_TO):])
+        if seen >> index & 1:
+            return None
+        side = sides[index]
+    return side
+
+
+def _uses(state: RattlebonesState, die: int, side: int) -> list[Action]:
+    seat = state.player
+    sides = state.dice[seat * C.dice + die]
+    effect = effective_side(sides, side)
+    if effect is None or effect in _NO_CHOICE:
+        return [{"type": "use_die", "die": die}]
+    if effect in PIP_STEPS:
+        return _moves(state, die, sides, (PIP_STEPS[effect],))
+    if effect == RATTLEBONES:
+        if state.rattlebones - 1 <= max(state.scores):
+            return [{"type": "use_die", "die": die}]  # the game ends before any pawn moves
+        return _moves(state, die, sides, (1,))
+    if effect == "9_pip":
+        return _moves(state, die, sides, range(1, 10))  # "from 1-9 spaces forward"
+    if effect == "roll_again":
+        unrolled = [other for other in range(C.dice) if not state.rolled >> other & 1]
+        # "Any ROLL AGAIN sides showing when all dice have been rolled are disregarded."
+        return [{"type": "use_die", "die": die, "with": other} for other in unrolled] or [
+            {"type": "use_die", "die": die, "with": None}
+        ]
+    # THIEF: "one star or one gold or one stock ticket from each other player"; "If a player does not
+    # have anything to steal, nothing can be stolen from him."
+    choices = []
+    for other in range(state.seats):
+        if other == seat:
+            continue
+        have = (state.gold[other], state.stars[other], state.stock[other])
+        choices.append([take for take, count in zip(THIEF_TAKES, have) if count] or [None])
+    return [{"type": "use_die", "die": die, "steal": list(steal)} for steal in product(*choices)]
+
+
+_NO_CHOICE = frozenset({"gold", "star", "train", "1234", "stock", "x2", "gamble", *POINTS})
+
+
+def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances) -> list[Action]:
+    seat = state.player
+    base = seat * C.pawns
+    board = state.board
+    actions: list[Action] = []
+    for pawn in range(C.pawns):
+        start = state.pawns[base + pawn]
+        for steps in distances:
+            space = board[(start + steps) % SPACES]
+            if space == STORE:
+                # "The player may sell as many STARS as he chooses using the chart on the space."
+                for sell in range(state.stars[seat] + 1):
+                    actions.append({"type": "use_die", "die": die, "pawn": pawn, "steps": steps, "sell": sell})
+                continue
+            for replace, new in _offers(space, sides, _available(state, space)):
+                actions.append(
+                    {"type": "use_die", "die": die, "pawn": pawn, "steps": steps, "replace_side": replace, "new_side": new}
+                )
+    return actions
+
+
+def _available(state: RattlebonesState, space: str) -> int:
+    """Which sides the landing can take from the supply ("If there is not a particular die side ...
+    available, then a player may not take it"): a bit per POINTS value for +1, else 0 or 1."""
+    sides = state.sides
+    if space == PLUS_ONE:
+        return sum(1 << value for value in range(5) if sides[POINTS[value]])
+    return 1 if sides[space] else 0
+
+
+@lru_cache(maxsize=8192)
+def _offers(space: str, sides: tuple[str, ...], available: int) -> tuple[tuple[int | None, str | None], ...]:
+    """(side to replace, new side) pairs a landing space offers on the rolled die, "Do nothing" first.
+    Never the icon side (index 0); never a replacement that leaves the die as it was."""
+    offers: list[tuple[int | None, str | None]] = [(None, None)]
+    if not available:
+        return tuple(offers)
+    for index in range(1, 6):
+        old = sides[index]
+        if space == PLUS_ONE:
+            # "either add a 1 pt action side or increase the value of a previously placed point
+            # action side by one. 5 is the maximum value" - only with that value in the supply.
+            if available & 1 and old != POINTS[0]:
+                offers.append((index, POINTS[0]))
+            if old in POINTS[:4]:
+                value = POINTS.index(old) + 1
+                if available >> value & 1:
+                    offers.append((index, POINTS[value]))
+        elif space == ARROW:
+            # "The player should make sure it's pointing in the desired direction": at an adjacent side.
+            for target in C.adjacent[index]:
+                new = f"{ARROW_TO}{target}"
+                if new != old:
+                    offers.append((index, new))
+        elif old != space:
+            offers.append((index, space))
+    return tuple(offers)
+
+
+# --- the turn ---------------------------------------------------------------------------------------
+
+
+def _set_up(state: RattlebonesState, permutation: list[int]) -> None:
+    """"Shuffle them and place 7 randomly on the blank spaces": the first seven tiles of the shuffled
+    order go on the blank spaces in board order; the rest go back in the box."""
+    board = list(state.board)
+    for space, tile in zip(C.tile_spaces, permutation):
+        board[space] = C.tiles[tile]
+    state.board = tuple(board)
+    state.phase = ROLL
+
+
+def _roll(state: RattlebonesState, dice: list[int]) -> None:
+    seat = state.player
+    extra = len(dice) - 1  # "one gold ... one extra die", "two gold ... all three dice"
+    state.gold[seat] -= extra
+    state.gold_supply += extra
+    for die in dice:
+        state.rolled |= 1 << die
+    state.to_roll = tuple(dice)
+    state.phase = DICE
+
+
+def _use_die(state: RattlebonesState, action: Action) -> None:
+    seat = state.player
+    die = action["die"]
+    index = next(side for showing, side in state.showing if showing == die)
+    state.showing = tuple(pair for pair in state.showing if pair[0] != die)
+    slot = seat * C.dice + die
+    effect = effective_side(state.dice[slot], index)
+    earned = 0
+    if effect is None:
+        pass  # arrows pointing round in a circle
+    elif effect in PIP_STEPS or effect == "9_pip":
+        _move(state, slot, action)
+    elif effect == RATTLEBONES:
+        # "moves the Rattlebones pawn one space backwards ... If Rattlebones lands on a space with one
+        # or more players, the game ends immediately, otherwise the player then chooses one of his
+        # pawns ... to move one space clockwise".
+        state.rattlebones -= 1
+        if not _ended(state):
+            _move(state, slot, action)
+    elif effect == "gold":
+        earned = _take_gold(state, seat, 1)
+    elif effect == "star":
+        earned = _take_stars(state, seat, 1)
+    elif effect in POINTS:
+        earned = POINTS.index(effect) + 1
+        _score(state, seat, earned)
+    elif effect == "train":
+        # "earns a number of points equal to the space where the train currently sits. The player then
+        # moves the train one space clockwise".
+        _score(state, seat, C.train_track[state.train])
+        if state.phase != OVER:
+            state.train = (state.train + 1) % TRACK
+    elif effect == "1234":
+        # "points equal to his place on the score track", ties sharing the better place.
+        _score(state, seat, 1 + sum(1 for score in state.scores if score > state.scores[seat]))
+    elif effect == "stock":
+        _take_stock(state, seat)
+    elif effect == "gamble":
+        state.gamble_for = die
+        state.phase = GAMBLE
+    elif effect == "roll_again":
+        other = action["with"]
+        if other is not None:
+            # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
+            # (previously unrolled) die and rolls both."
+            state.rolled |= 1 << other
+            state.to_roll = (die, other) if die < other else (other, die)
+            state.phase = DICE
+    elif effect == "thief":
+        _steal(state, seat, action["steal"])
+    # x2: nothing now; it doubles at the end of the turn.
+    state.used = state.used + ((die, effect or "nothing", earned),)
+    if state.phase == USE_DIE:
+        _after_die(state)
+
+
+def _after_die(state: RattlebonesState) -> None:
+    if state.phase == OVER:
+        return
+    if state.to_roll:
+        state.phase = DICE
+    elif state.showing:
+        state.phase = USE_DIE
+    else:
+        _end_of_turn(state)
+
+
+def _gamble(state: RattlebonesState, face: str) -> None:
+    # "If he rolls 2, 3, 4 or 5 pts, he scores them as normal. If he rolls a Rattlebones symbol, he
+    # moves Rattlebones backwards one space. He does not move his pawn." Never doubled by an x2.
+    state.gamble_for = None
+    state.phase = USE_DIE
+    if face == RATTLEBONES:
+        state.rattlebones -= 1
+        _ended(state)
+    else:
+        _score(state, state.player, int(face))
+    _after_die(state)
+
+
+def _move(state: RattlebonesState, slot: int, action: Action) -> None:
+    """Move a pawn clockwise; the landing space offers its side for *this* die, or the store."""
+    seat = state.player
+    pawn = seat * C.pawns + action["pawn"]
+    space_index = (state.pawns[pawn] + action["steps"]) % SPACES
+    state.pawns[pawn] = space_index
+    if state.board[space_index] == STORE:
+        sell = action["sell"]
+        if sell:
+            state.stars[seat] -= sell
+            state.star_supply += sell  # "Sold stars go back into the main supply."
+            _score(state, seat, star_value(sell))
+        return
+    replace = action["replace_side"]
+    if replace is None:
+        return  # "Do nothing."
+    new = action["new_side"]
+    sides = state.dice[slot]
+    old_kind = supply_kind(sides[replace])
+    # "Any replaced pip sides go out of the game. Any replaced action sides go back to their supply."
+    if old_kind is None:
+        state.pips_out += 1
+    else:
+        state.sides[old_kind] += 1
+    state.sides[supply_kind(new)] -= 1
+    state.dice[slot] = sides[:replace] + (new,) + sides[replace + 1:]
+
+
+def star_value(count: int) -> int:
+    """The store's chart, 1/2/3/4 stars for 3/7/11/15; more than four sell as fours and the rest."""
+    fours, rest = divmod(count, 4)
+    return fours * C.star_chart[4] + C.star_chart[rest]
+
+
+def _take_gold(state: RattlebonesState, seat: int, count: int) -> int:
+    taken = min(count, state.gold_supply)  # "If there is no gold remaining ... he takes none."
+    state.gold_supply -= taken
+    state.gold[seat] += taken
+    return taken
+
+
+def _take_stars(state: RattlebonesState, seat: int, count: int) -> int:
+    taken = min(count, state.star_supply)
+    state.star_supply -= taken
+    state.stars[seat] += taken
+    return taken
+
+
+def _take_stock(state: RattlebonesState, seat: int) -> None:
+    if not state.stock_supply:
+        return
+    state.stock_supply -= 1
+    state.stock[seat] += 1
+    if state.stock_supply:
+        return
+    # "When all are taken, score them." then "all stock tickets are returned to the supply".
+    awards = stock_awards(state.stock)
+    for other, points in enumerate(awards):
+        state.scores[other] += points
+    state.stock = [0] * state.seats
+    state.stock_supply = C.stock
+    _ended(state)
+
+
+def stock_awards(held: list[int]) -> list[int]:
+    """Most tickets 10, second 5; tied for most 7 each and second 2; ties for second 2 each; all five
+    15. Only holders of a ticket place."""
+    awards = [0] * len(held)
+    counts = sorted({count for count in held if count}, reverse=True)
+    if not counts:
+        return awards
+    first = [seat for seat, count in enumerate(held) if count == counts[0]]
+    if len(first) == 1 and len(counts) == 1:
+        awards[first[0]] = 15  # "If one player holds all five stock pieces, he earns the total 15 pts."
+        return awards
+    if len(first) > 1:
+        for seat in first:
+            awards[seat] = 7
+        second_points = 2
+        second_count = counts[1] if len(counts) > 1 else None
+    else:
+        awards[first[0]] = 10
+        second_count = counts[1]
+        tied = sum(1 for count in held if count == second_count)
+        second_points = 5 if tied == 1 else 2
+    if second_count is not None:
+        for seat, count in enumerate(held):
+            if count == second_count:
+                awards[seat] = second_points
+    return awards
+
+
+def _steal(state: RattlebonesState, seat: int, steal: list[str | None]) -> None:
+    others = [other for other in range(state.seats) if other != seat]
+    for other, take in zip(others, steal):
+        if take == "gold":
+            state.gold[other] -= 1
+            state.gold[seat] += 1
+        elif take == "star":
+            state.stars[other] -= 1
+            state.stars[seat] += 1
+        elif take == "stock":
+            state.stock[other] -= 1
+            state.stock[seat] += 1
+
+
+def _score(state: RattlebonesState, seat: int, points: int) -> None:
+    state.scores[seat] += points
+    _ended(state)
+
+
+def _ended(state: RattlebonesState) -> bool:
+    """"The game ends immediately whenever the Rattlebones pawn and a player pawn meet or pass on the
+    score track." """
+    if state.rattlebones <= max(state.scores):
+        state.phase = OVER
+        state.end_reason = GAME_END
+        state.showing = state.to_roll = ()
+        return True
+    return False
+
+
+def _x2_targets(state: RattlebonesState) -> list[int]:
+    return [die for die, effect, earned in state.used if effect in DOUBLED and earned]
+
+
+def _end_of_turn(state: RattlebonesState) -> None:
+    """x2: "If, at the end of a player's turn, the X2 is showing with gold, stars or points rolled that
+    turn, then the number ... earned is doubled." Each x2 doubles one die, never the same die twice."""
+    doublers = sum(1 for _, effect, _ in state.used if effect == "x2")
+    targets = _x2_targets(state)
+    if doublers and targets:
+        if len(targets) > doublers:
+            earnings = {(effect, earned) for die, effect, earned in state.used if die in targets}
+            if len(earnings) > 1:
+                state.phase = DOUBLE  # "may take two coins and one star or one coin and two stars"
+                return
+            targets = targets[:doublers]  # X2, Coin, Coin: either coin, the same three coins
+        for die in targets:
+            _double(state, die)
+            if state.phase == OVER:
+                return
+    _next_player(state)
+
+
+def _double(state: RattlebonesState, die: int) -> None:
+    seat = state.player
+    for used_die, effect, earned in state.used:
+        if used_die == die and effect in DOUBLED and earned:
+            if effect == "gold":
+                _take_gold(state, seat, earned)
+            elif effect == "star":
+                _take_stars(state, seat, earned)
+            else:
+                _score(state, seat, earned)
+            return
+
+
+def _next_player(state: RattlebonesState) -> None:
+    if state.phase == OVER:
+        return
+    state.player = (state.player + 1) % state.seats  # "Player turns will continue clockwise"
+    state.rolled = 0
+    state.showing = state.to_roll = ()
+    state.used = ()
+    state.phase = ROLL
+
+
+# --- the view ---------------------------------------------------------------------------------------
+
+
+def _view(game: Rattlebones, state: RattlebonesState) -> View:
+    seat = state.player
+    outcome = game.outcome(state)
+    players = []
+    for other in range(state.seats):
+        players.append(
+            {
+                "score": state.scores[other],
+                "gold": state.gold[other],
+                "stars": state.stars[other],
+                "stock": state.stock[other],
+                "pawns": state.pawns[other * C.pawns:(other + 1) * C.pawns],
+                "dice": [list(state.dice[other * C.dice + die]) for die in range(C.dice)],
+            }
+        )
+    dice_of_player = state.dice[seat * C.dice:(seat + 1) * C.dice]
+    return {
+        "game": SPEC.key,
+        "seats": state.seats,
+        "phase": state.phase,
+        "decision": game.decision(state).to_json(),
+        "player": None if state.phase == OVER else seat,
+        "board": list(state.board),
+        "rattlebones": state.rattlebones,
+        "train": {"space": state.train, "points": C.train_track[state.train], "track": list(C.train_track)},
+        "players": players,
+        "supply": {
+            "sides": dict(state.sides),
+            "gold": state.gold_supply,
+            "stars": state.star_supply,
+            "stock": state.stock_supply,
+        },
+        "pips_out": state.pips_out,
+        "turn": {
+            "rolled": [die for die in range(C.dice) if state.rolled >> die & 1],
+            "to_roll": list(state.to_roll),
+            "showing": [
+                {
+                    "die": die,
+                    "side": side,
+                    "face": dice_of_player[die][side],
+                    "acts_as": effective_side(dice_of_player[die], side),
+                }
+                for die, side in state.showing
+            ],
+            "used": [{"die": die, "acted_as": effect, "earned": earned} for die, effect, earned in state.used],
+            "gamble_for": state.gamble_for,
+        },
+        "outcome": None if outcome is None else outcome.to_json(),
+    }
