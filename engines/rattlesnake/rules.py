@@ -1,0 +1,859 @@
+"""Rattlesnake: the rules (rulebook "Setup", "How to Play", "Buying a Card", "Attacking & Defending",
+"Card Abilities", "Graveyard").
+
+Set-up is a series of chance events (the saloon's shuffles, each player's deck, the pistol). A turn:
+both players draw up to the hand size (an empty deck asks for a shuffle of the discard), then the
+active player buys, attacks, uses abilities, in any order, until passing the pistol. An attack is
+played face down by the attacker (the count is public), then by the defender; then the cards are
+revealed and either player may use abilities before the winner is declared. Every ability waits on a
+stack while its owner's opponent may answer with *Take Cover*. Wherever the rules leave exactly one
+possibility the engine moves on by itself, so every `Decision` is a real choice.
+docs/games/rattlesnake.md lists every reading made here.
+
+The state is changed in place (see `engines.protocol.EngineState`): every `apply_*` checks the event
+completely before its first assignment, so a refused event leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from engines.bots import RandomBot
+from engines.chance import ChanceRequest
+from engines.errors import IllegalAction
+from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
+from engines.rattlesnake.catalogue import CATALOGUE, COMBAT_ABILITIES, HIT
+from engines.rattlesnake.combos import attacker_wins, strongest
+from engines.rattlesnake.spec import SEAT_0, SPEC, Options
+from engines.rattlesnake.state import (
+    CHANCE_PHASES,
+    DEFEND,
+    MAIN,
+    OVER,
+    PISTOL,
+    PLAYER_DECK,
+    RESPOND,
+    REVEAL,
+    SALOON_ACTIONS,
+    SALOON_EVENTS,
+    SALOON_PILE,
+    SHUFFLE_DISCARD,
+    AttackRecord,
+    Pending,
+    RattlesnakeState,
+    Rules,
+)
+
+NO_HITS = "no_hits"
+FORFEIT = "forfeit"
+
+# The number on each card; Hits and saloon cards have none.
+VALUE: dict[str, int] = {str(value): value for value, _ in CATALOGUE.player_deck}
+ABILITY: dict[str, str] = {card.name: card.ability for card in CATALOGUE.actions}
+EVENTS = {event.name: event for event in CATALOGUE.events}
+LOW, HIGH = CATALOGUE.lowest_value, CATALOGUE.highest_value
+# The canonical order of cards in a hand and in listed actions: numbers, Hits, saloon cards.
+RANK: dict[str, int] = {**{name: value for name, value in VALUE.items()}, HIT: HIGH + 1}
+RANK.update({card.name: HIGH + 2 + index for index, card in enumerate(CATALOGUE.actions)})
+CARDS = frozenset(RANK)
+PLAYER_CARDS = CATALOGUE.player_cards()
+TAKE_COVER = frozenset(name for name, ability in ABILITY.items() if ability == "cancel")
+
+# The fields of each action, exactly (an ability's fields depend on its kind).
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "buy": frozenset({"type", "discard", "card"}),
+    "attack": frozenset({"type", "cards"}),
+    "defend": frozenset({"type", "cards"}),
+    "pass": frozenset({"type"}),
+    "end_turn": frozenset({"type"}),
+    "use": frozenset({"type", "card"}),  # plus the fields of USE_FIELDS
+}
+USE_FIELDS: dict[str, frozenset[str]] = {
+    "set_value": frozenset({"index", "value"}),
+    "raise": frozenset({"index"}),
+    "lower": frozenset({"index"}),
+    "disarm": frozenset({"index"}),
+    "swap": frozenset({"index", "other"}),
+    "cancel": frozenset(),
+    "patch_up": frozenset(),
+    "scavenge": frozenset({"pick"}),
+}
+ACTIONS_OF_PHASE: dict[str, frozenset[str]] = {
+    MAIN: frozenset({"buy", "attack", "use", "end_turn"}),
+    DEFEND: frozenset({"defend"}),
+    REVEAL: frozenset({"use", "pass"}),
+    RESPOND: frozenset({"use", "pass"}),
+}
+FACE_DOWN = frozenset({"attack", "defend"})
+END_TURN: Action = {"type": "end_turn"}
+PASS: Action = {"type": "pass"}
+
+
+def rules_with(events: tuple[str, ...]) -> Rules:
+    """The rules as the events in the saloon leave them ("its text immediately comes into effect")."""
+    hand_size, buy_cost, hits_per_win = CATALOGUE.hand_size, CATALOGUE.buy_cost, CATALOGUE.hits_per_win
+    run_beats_set, defender_min = False, 0
+    for name in events:
+        for effect, value in EVENTS[name].effects:
+            if effect == "hand_size":
+                hand_size += value
+            elif effect == "buy_cost":
+                buy_cost += value
+            elif effect == "hits_per_win":
+                hits_per_win = max(hits_per_win, value)
+            elif effect == "run_beats_set":
+                run_beats_set = value
+            elif effect == "defender_min":
+                defender_min = max(defender_min, value)
+    return Rules(max(1, hand_size), max(0, buy_cost), hits_per_win, run_beats_set, defender_min)
+
+
+BASE_RULES = rules_with(())
+
+
+class Rattlesnake(Game[RattlesnakeState]):
+    spec = SPEC
+
+    # --- setting up -------------------------------------------------------------------------------
+    def initial_state(self, *, seats: int, options: dict[str, Any]) -> RattlesnakeState:
+        # "Take 4 Hit cards matching your deck and place them in front of you."
+        return RattlesnakeState(
+            options=Options.from_resolved(options), rules=BASE_RULES, hits=(CATALOGUE.hits,) * seats
+        )
+
+    def seat_count(self, state: RattlesnakeState) -> int:
+        return 2
+
+    # --- asking -----------------------------------------------------------------------------------
+    def decide(self, state: RattlesnakeState) -> Decision:
+        phase = state.phase
+        if phase == MAIN:
+            return _TURN[state.active, MAIN]
+        if phase == DEFEND:
+            return _TURN[1 - state.active, DEFEND]
+        if phase == REVEAL:
+            return _response(state.window, REVEAL)
+        if phase == RESPOND:
+            return _response(frozenset({1 - state.stack[-1].seat}), RESPOND)
+        return _FIXED[phase]
+
+    def chance_request(self, state: RattlesnakeState) -> ChanceRequest:
+        phase = state.phase
+        if phase == SALOON_ACTIONS:
+            return _shuffle(phase, len(CATALOGUE.action_cards))
+        if phase == SALOON_EVENTS:
+            return _shuffle(phase, len(CATALOGUE.shuffled_events))
+        if phase == SALOON_PILE:
+            return _shuffle(phase, len(state.piles[state.shuffling]))
+        if phase == PLAYER_DECK:
+            return _shuffle(phase, len(PLAYER_CARDS))
+        if phase == SHUFFLE_DISCARD:
+            return _shuffle(phase, len(state.discards[state.shuffling]))
+        if phase == PISTOL:
+            return _PISTOL
+        raise IllegalAction("no draw is expected now", code="chance/not_expected")
+
+    def legal_actions(self, state: RattlesnakeState, seat: int) -> list[Action]:
+        if seat not in self.decision(state).seats:
+            return []
+        phase = state.phase
+        hand = state.hands[seat]
+        if phase == MAIN:
+            actions: list[Action] = []
+            if _can_buy(state):
+                actions += _buy_actions(hand, _buyable(state.saloon), state.rules.buy_cost)
+            if not state.attacked and hand:
+                actions += _attack_actions(hand)
+            actions += _use_actions(state, seat)
+            actions.append(END_TURN)
+            return actions
+        if phase == DEFEND:
+            return list(_defend_actions(hand, min(state.rules.defender_min, len(hand))))
+        if phase == REVEAL:
+            return [PASS, *_use_actions(state, seat)]
+        if phase == RESPOND:
+            return [PASS, *_cover_actions(hand)]
+        return []
+
+    def outcome(self, state: RattlesnakeState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        assert state.winner is not None
+        scores = tuple(1.0 if seat == state.winner else 0.0 for seat in range(2))
+        last = frozenset() if state.forfeited is None else frozenset({state.forfeited})
+        return Outcome.from_scores(scores, state.end_reason or NO_HITS, last=last)
+
+    def event_audience(self, state_before: RattlesnakeState, event: Event) -> frozenset[int] | None:
+        if event.kind == "chance":
+            # Every shuffle orders cards nobody may see (decks, the saloon deck, the cards left in the
+            # box); the pistol is public.
+            return None if state_before.phase == PISTOL else frozenset()
+        kind = event.payload.get("type") if event.kind == "action" else None
+        # "plays them face down, declaring how many cards they played": the cards are the author's
+        # until the reveal (the view shows the others the count); the log keeps them until the end.
+        if isinstance(kind, str) and kind in FACE_DOWN and event.seat is not None:
+            return frozenset({event.seat})
+        return None
+
+    def view(self, state: RattlesnakeState, seat: int | None) -> View:
+        return _view(self, state, seat)
+
+    # --- changing ---------------------------------------------------------------------------------
+    def apply_action(self, state: RattlesnakeState, seat: int, action: Action) -> None:
+        kind = action.get("type")
+        fields = ACTION_FIELDS.get(kind)  # type: ignore[arg-type]
+        if fields is None:
+            raise IllegalAction(f"Rattlesnake has no action {kind!r}", code="action/unknown")
+        if kind not in ACTIONS_OF_PHASE.get(state.phase, ()):
+            raise IllegalAction(f"no {kind} now: the match is at {state.phase}", code="action/not_now")
+        if kind == "use":
+            _use(state, seat, action)
+            return
+        if len(action) != len(fields) or not fields.issuperset(action):
+            expected = ", ".join(sorted(fields))
+            raise IllegalAction(f"a {kind} action has exactly the fields {expected}", code="action/malformed")
+        if kind == "buy":
+            _buy(state, seat, action)
+        elif kind == "attack":
+            _attack(state, seat, action["cards"])
+        elif kind == "defend":
+            _defend(state, seat, action["cards"])
+        elif kind == "end_turn":
+            # "After performing all chosen actions, pass the pistol to the other player".
+            _end_turn(state)
+        elif state.phase == REVEAL:  # pass
+            state.window = state.window - {seat}
+            if not state.window:
+                _declare(state)
+        else:  # pass on a pending ability: it resolves
+            _resolve_top(state)
+
+    def apply_chance(self, state: RattlesnakeState, outcome: dict[str, Any]) -> None:
+        phase = state.phase
+        if phase == PISTOL:
+            state.active = outcome["index"]
+            _start_turn(state)
+            return
+        perm = outcome["permutation"]
+        if phase == SALOON_ACTIONS:
+            # "Shuffle the saloon action cards and deal 5 face up to the saloon. Divide the remaining
+            # saloon action cards into 2 face down piles of 4 cards each, returning the 2 leftover
+            # action cards to the box unseen."
+            cards = [CATALOGUE.action_cards[i] for i in perm]
+            slots, per_pile = CATALOGUE.saloon_slots, CATALOGUE.pile_actions
+            state.saloon = tuple(cards[:slots])
+            state.piles = tuple(
+                tuple(cards[slots + p * per_pile : slots + (p + 1) * per_pile]) for p in range(CATALOGUE.piles)
+            )
+            state.out_of_game = tuple(cards[slots + CATALOGUE.piles * per_pile :])
+            state.phase = SALOON_EVENTS
+        elif phase == SALOON_EVENTS:
+            # "Shuffle 2 events face down into each pile, returning the 1 leftover event card to the box".
+            events = [CATALOGUE.shuffled_events[i] for i in perm]
+            per_pile = CATALOGUE.pile_events
+            state.piles = tuple(
+                pile + tuple(events[p * per_pile : (p + 1) * per_pile]) for p, pile in enumerate(state.piles)
+            )
+            state.out_of_game = state.out_of_game + tuple(events[CATALOGUE.piles * per_pile :])
+            state.phase, state.shuffling = SALOON_PILE, 0
+        elif phase == SALOON_PILE:
+            pile = state.piles[state.shuffling]
+            state.piles = _replace(state.piles, state.shuffling, tuple(pile[i] for i in perm))
+            if state.shuffling + 1 < len(state.piles):
+                state.shuffling += 1
+                return
+            # "Put the 2 piles, one on top of the other, with High Noon at the bottom": the first pile
+            # on top (the last cards of the tuple are the top of the deck).
+            deck: tuple[str, ...] = (CATALOGUE.bottom_event.name,)
+            for pile in reversed(state.piles):
+                deck += pile
+            state.saloon_deck, state.piles = deck, ()
+            state.phase, state.shuffling = PLAYER_DECK, 0
+        elif phase == PLAYER_DECK:
+            # "Take, shuffle, and place one deck of player action cards ... face down in front of you".
+            state.decks = _replace(state.decks, state.shuffling, tuple(PLAYER_CARDS[i] for i in perm))
+            if state.shuffling == 0:
+                state.shuffling = 1
+                return
+            if state.options.pistol == SEAT_0:
+                state.active = 0
+                _start_turn(state)
+            else:
+                state.phase = PISTOL
+        else:  # SHUFFLE_DISCARD
+            # "If you ever need to draw or play from an empty player deck, shuffle your discard to
+            # create a new deck."
+            seat = state.shuffling
+            discard = state.discards[seat]
+            state.decks = _replace(state.decks, seat, tuple(discard[i] for i in perm))
+            state.discards = _replace(state.discards, seat, ())
+            _draw_up(state)
+
+    def apply_forfeit(self, state: RattlesnakeState, seat: int, reason: str) -> None:
+        state.phase = OVER
+        state.window = frozenset()
+        state.winner = 1 - seat
+        state.end_reason = FORFEIT
+        state.forfeited = seat
+
+    # --- bots -------------------------------------------------------------------------------------
+    def bots(self) -> Mapping[str, Bot]:
+        from engines.rattlesnake.bots import HeuristicBot
+
+        return {"random": RandomBot(), "heuristic": HeuristicBot()}
+
+
+# Decisions are values: the few a match can reach are made once and shared.
+_TURN = {(seat, prompt): Decision.turn(seat, prompt) for seat in (0, 1) for prompt in (MAIN, DEFEND)}
+_FIXED = {phase: Decision.chance(phase) for phase in CHANCE_PHASES}
+_FIXED[OVER] = Decision.over()
+_PISTOL = ChanceRequest.choice(PISTOL, size=2)
+
+
+@lru_cache(maxsize=64)
+def _shuffle(label: str, size: int) -> ChanceRequest:
+    return ChanceRequest.shuffle(label, size=size)
+
+
+@lru_cache(maxsize=16)
+def _response(seats: frozenset[int], prompt: str) -> Decision:
+    return Decision.response(seats, prompt)
+
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _sorted(cards) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=RANK.__getitem__))
+
+
+# --- the turn -----------------------------------------------------------------------------------------
+
+
+def _start_turn(state: RattlesnakeState) -> None:
+    """Step 1: "Both players draw from their player deck up to the hand size", the active player first."""
+    state.bought = state.attacked = False
+    state.to_draw = (state.active, 1 - state.active)
+    _draw_up(state)
+
+
+def _draw_up(state: RattlesnakeState) -> None:
+    hand_size = state.rules.hand_size
+    while state.to_draw:
+        seat = state.to_draw[0]
+        hand, deck = state.hands[seat], state.decks[seat]
+        need = hand_size - len(hand)
+        if need > 0 and deck:
+            taken = deck[-need:]
+            state.decks = _replace(state.decks, seat, deck[: len(deck) - len(taken)])
+            state.hands = _replace(state.hands, seat, _sorted(hand + taken))
+            need -= len(taken)
+        if need > 0 and state.discards[seat]:
+            state.phase, state.shuffling = SHUFFLE_DISCARD, seat
+            return
+        # A deck and discard both empty: the hand stays short (every card is in the hand or played).
+        state.to_draw = state.to_draw[1:]
+    _main(state)
+
+
+def _main(state: RattlesnakeState) -> None:
+    """Step 2, or step 3 when the active player has nothing left to choose but passing the pistol."""
+    state.phase = MAIN
+    seat = state.active
+    hand = state.hands[seat]
+    if _can_buy(state) or (not state.attacked and hand) or _can_use_in_main(state, seat):
+        return
+    _end_turn(state)
+
+
+def _can_use_in_main(state: RattlesnakeState, seat: int) -> bool:
+    discard = state.discards[seat]
+    for card in state.hands[seat]:
+        ability = ABILITY.get(card)
+        if (ability == "patch_up" and HIT in discard) or (ability == "scavenge" and discard):
+            return True
+    return False
+
+
+def _end_turn(state: RattlesnakeState) -> None:
+    """Step 3: "pass the pistol to the other player and start a new turn"."""
+    state.active = 1 - state.active
+    state.turn += 1
+    _start_turn(state)
+
+
+# --- buying -------------------------------------------------------------------------------------------
+
+
+def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
+    """The action cards on offer, each name once ("It cannot be bought": events never are)."""
+    return tuple(sorted({card for card in saloon if card is not None and card in ABILITY}, key=RANK.__getitem__))
+
+
+def _can_buy(state: RattlesnakeState) -> bool:
+    # "Buy 1 action card": once a turn, with 2 cards to discard and an action card on offer.
+    return (
+        not state.bought
+        and len(state.hands[state.active]) >= state.rules.buy_cost
+        and any(card is not None and card in ABILITY for card in state.saloon)
+    )
+
+
+def _buy(state: RattlesnakeState, seat: int, action: Action) -> None:
+    if state.bought:
+        raise IllegalAction("one action card a turn", code="buy/already_bought")
+    card = action["card"]
+    if not isinstance(card, str) or card not in ABILITY or card not in state.saloon:
+        raise IllegalAction(f"{card!r} is not an action card in the saloon", code="buy/not_in_saloon")
+    cost = state.rules.buy_cost
+    discard = _cards_from_hand(state.hands[seat], action["discard"], "buy")
+    if len(discard) != cost:
+        raise IllegalAction(f"buying takes discarding exactly {cost} cards", code="buy/wrong_discard")
+    # "discard any 2 cards (action or Hits) from your hand to take any action card from the saloon. Put
+    # the bought card in your hand, then refill the empty saloon slot with the top card".
+    hand = list(state.hands[seat])
+    for name in discard:
+        hand.remove(name)
+    hand.append(card)
+    state.hands = _replace(state.hands, seat, _sorted(hand))
+    state.discards = _replace(state.discards, seat, state.discards[seat] + discard)
+    slot = state.saloon.index(card)
+    refill = state.saloon_deck[-1] if state.saloon_deck else None
+    state.saloon_deck = state.saloon_deck[:-1]
+    state.saloon = _replace(state.saloon, slot, refill)
+    if refill is not None and refill in EVENTS:
+        # "If you add an event to the saloon, its text immediately comes into effect ... It cannot be
+        # bought and will never be replaced."
+        state.rules = rules_with(tuple(name for name in state.saloon if name in EVENTS))
+    state.bought = True
+    _main(state)
+
+
+def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[str, ...]:
+    """The named cards, checked to be in the hand (as many of each as named), in canonical order."""
+    if type(cards) is not list or any(type(name) is not str or name not in CARDS for name in cards):
+        raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
+    left = list(hand)
+    for name in cards:
+        if name not in left:
+            raise IllegalAction(f"{name!r} is not in your hand (as many times as named)", code=f"{area}/not_in_hand")
+        left.remove(name)
+    return _sorted(cards)
+
+
+# --- attacking ----------------------------------------------------------------------------------------
+
+
+def _attack(state: RattlesnakeState, seat: int, cards: Any) -> None:
+    if state.attacked:
+        raise IllegalAction("one attack a turn", code="attack/already_attacked")
+    played = _cards_from_hand(state.hands[seat], cards, "attack")
+    if not played:
+        raise IllegalAction("The attacker must always play at least 1 card.", code="attack/no_cards")
+    # "The attacker selects cards from their hand and plays them face down".
+    state.hands = _replace(state.hands, seat, _without(state.hands[seat], played))
+    state.attack, state.attack_values = played, tuple(VALUE.get(name) for name in played)
+    state.attacked = True
+    state.phase = DEFEND
+
+
+def _defend(state: RattlesnakeState, seat: int, cards: Any) -> None:
+    hand = state.hands[seat]
+    played = _cards_from_hand(hand, cards, "defend")
+    least = min(state.rules.defender_min, len(hand))
+    if len(played) < least:
+        raise IllegalAction(f"the defender must play at least {least} card(s)", code="defend/too_few_cards")
+    # "The defender may choose to play no cards."
+    state.hands = _replace(state.hands, seat, _without(hand, played))
+    state.defense, state.defense_values = played, tuple(VALUE.get(name) for name in played)
+    _reveal(state)
+
+
+def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
+    left = list(hand)
+    for name in cards:
+        left.remove(name)
+    return tuple(left)
+
+
+def _owns_ability_card(state: RattlesnakeState, seat: int, names: frozenset[str] | None = None) -> bool:
+    """Whether the seat has a saloon card (of `names`) in its hand or deck. Which cards a player bought,
+    used, played and discarded is all public, so asking a seat on this ground tells nobody anything
+    about its hand (asking only seats with a card in hand would)."""
+    for zone in (state.hands[seat], state.decks[seat]):
+        for card in zone:
+            if (card in ABILITY) if names is None else (card in names):
+                return True
+    return False
+
+
+def _reveal(state: RattlesnakeState) -> None:
+    """Step 3: "Reveal the cards played by both players" and resolve abilities before declaring."""
+    state.phase = REVEAL
+    state.window = frozenset(seat for seat in (0, 1) if _owns_ability_card(state, seat))
+    if not state.window:
+        _declare(state)
+
+
+def _declare(state: RattlesnakeState) -> None:
+    """Steps 4 and 5: declare the winning combo, take the Hit, discard every played card."""
+    rules = state.rules
+    attack = strongest(state.attack_values, run_beats_set=rules.run_beats_set)
+    defense = strongest(state.defense_values, run_beats_set=rules.run_beats_set)
+    attacker, defender = state.active, 1 - state.active
+    won = attacker_wins(attack, defense, run_beats_set=rules.run_beats_set)
+    taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
+    # "If the attacker wins, the defender takes 1 Hit from in front of them and places it in their
+    # discard." Then "Discard all played cards to their owner's discard, including any not in the combos."
+    discards = list(state.discards)
+    discards[attacker] = discards[attacker] + state.attack
+    discards[defender] = discards[defender] + state.defense + (HIT,) * taken
+    state.discards = tuple(discards)
+    state.hits = _replace(state.hits, defender, state.hits[defender] - taken)
+    state.last_attack = AttackRecord(
+        attacker=attacker,
+        attack=state.attack,
+        attack_values=state.attack_values,
+        defense=state.defense,
+        defense_values=state.defense_values,
+        attack_combo=attack.to_json(),
+        defense_combo=defense.to_json(),
+        attacker_won=won,
+        hits_taken=taken,
+    )
+    state.attack = state.defense = state.attack_values = state.defense_values = ()
+    state.window = frozenset()
+    if state.hits[defender] == 0:
+        # "Keep taking turns until one player has no Hits in front of them. Their opponent immediately wins!"
+        state.phase, state.winner, state.end_reason = OVER, attacker, NO_HITS
+        return
+    _main(state)
+
+
+# --- abilities ----------------------------------------------------------------------------------------
+
+
+def _use(state: RattlesnakeState, seat: int, action: Action) -> None:
+    """ "To use a card's ability, it must come from your hand, not from your attack or defense."""
+    card = action.get("card")
+    ability = ABILITY.get(card) if isinstance(card, str) else None
+    if ability is None:
+        raise IllegalAction(f"{card!r} is not a saloon action card", code="ability/unknown_card")
+    fields = USE_FIELDS[ability]
+    if len(action) != len(fields) + 2 or not all(name in action for name in fields):
+        expected = ", ".join(sorted(fields | {"type", "card"}))
+        raise IllegalAction(f"using {card} takes exactly the fields {expected}", code="action/malformed")
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalAction(f"{card!r} is not in your hand", code="ability/not_in_hand")
+    pending = _check_use(state, seat, card, ability, action)
+    state.hands = _replace(state.hands, seat, _without(hand, (card,)))
+    if state.phase != RESPOND:
+        state.resume = state.phase
+    state.stack = state.stack + (pending,)
+    _after_push(state)
+
+
+def _index(value: Any, values: tuple, what: str) -> int:
+    if type(value) is not int or not 0 <= value < len(values):
+        raise IllegalAction(f"{what} is a position from 0 to {len(values) - 1}", code="ability/bad_target")
+    return value
+
+
+def _check_use(state: RattlesnakeState, seat: int, card: str, ability: str, action: Action) -> Pending:
+    """Everything about an ability checked before anything changes; the answer is what will resolve."""
+    phase = state.phase
+    if phase == RESPOND:
+        # Only Take Cover answers a pending ability: "cancels another ability before it can be resolved".
+        if ability != "cancel":
+            raise IllegalAction("only Take Cover answers a pending ability", code="ability/not_now")
+        return Pending(seat, card, ability)
+    if ability == "cancel":
+        raise IllegalAction("Take Cover needs another ability to cancel", code="ability/nothing_to_cancel")
+    if ability == "patch_up":
+        if HIT not in state.discards[seat]:
+            raise IllegalAction("no Hit in your discard", code="ability/no_hit_in_discard")
+        return Pending(seat, card, ability)
+    if ability == "scavenge":
+        pick = action["pick"]
+        if type(pick) is not str or pick not in state.discards[seat]:
+            raise IllegalAction(f"{pick!r} is not in your discard", code="ability/not_in_discard")
+        return Pending(seat, card, ability, pick=pick)
+    # The rest change the cards of an attack/defense: only between the reveal and the declaration.
+    if phase != REVEAL:
+        raise IllegalAction(f"{card} changes revealed cards: only after the reveal", code="ability/not_now")
+    yours, theirs = _sides(state, seat)
+    if ability in ("set_value", "raise", "swap"):
+        index = _index(action["index"], yours, "index")
+        current = yours[index]
+        if current is None:
+            raise IllegalAction("Hits and saloon cards have no value to change", code="ability/no_value")
+        if ability == "set_value":
+            value = action["value"]
+            if type(value) is not int or not LOW <= value <= HIGH or value == current:
+                raise IllegalAction(f"a new value from {LOW} to {HIGH}, not {current}", code="ability/bad_value")
+            return Pending(seat, card, ability, index=index, value=value)
+        if ability == "raise":
+            if current >= HIGH:
+                raise IllegalAction(f"{current} cannot go higher", code="ability/bad_value")
+            return Pending(seat, card, ability, index=index)
+        other = _index(action["other"], theirs, "other")
+        if theirs[other] is None or theirs[other] == current:
+            raise IllegalAction("swap two different values", code="ability/bad_value")
+        return Pending(seat, card, ability, index=index, other=other)
+    index = _index(action["index"], theirs, "index")
+    if ability == "lower" and (theirs[index] is None or theirs[index] <= LOW):
+        raise IllegalAction("that card has no value to lower", code="ability/bad_value")
+    return Pending(seat, card, ability, index=index)
+
+
+def _sides(state: RattlesnakeState, seat: int) -> tuple[tuple, tuple]:
+    """A seat's own values ("your attack/defense") and its opponent's."""
+    if seat == state.active:
+        return state.attack_values, state.defense_values
+    return state.defense_values, state.attack_values
+
+
+def _after_push(state: RattlesnakeState) -> None:
+    """Every ability opens a window for its owner's opponent to answer with Take Cover; a seat that has
+    no Take Cover in hand or deck could only pass, so it is not asked."""
+    top = state.stack[-1]
+    if _owns_ability_card(state, 1 - top.seat, TAKE_COVER):
+        state.phase = RESPOND
+    else:
+        _resolve_top(state)
+
+
+def _resolve_top(state: RattlesnakeState) -> None:
+    """ "Abilities are fully resolved in the order that they are played" except Take Cover, which
+    cancels the ability beneath it; either way "place it in the graveyard"."""
+    top = state.stack[-1]
+    if top.ability == "cancel":
+        cancelled = state.stack[-2]
+        state.stack = state.stack[:-2]
+        state.graveyard = state.graveyard + (cancelled.card, top.card)
+    else:
+        state.stack = state.stack[:-1]
+        _resolve(state, top)
+        state.graveyard = state.graveyard + (top.card,)
+    if state.stack:
+        _after_push(state)
+        return
+    if state.resume == REVEAL:
+        # Something resolved: everyone may answer again ("Once both players have finished resolving
+        # any abilities affecting card combos, move onto step 4").
+        _reveal(state)
+    else:
+        _main(state)
+
+
+def _resolve(state: RattlesnakeState, pending: Pending) -> None:
+    seat, ability = pending.seat, pending.ability
+    if ability == "patch_up":
+        discard = list(state.discards[seat])
+        discard.remove(HIT)
+        state.discards = _replace(state.discards, seat, tuple(discard))
+        state.hits = _replace(state.hits, seat, state.hits[seat] + 1)
+        return
+    if ability == "scavenge":
+        assert pending.pick is not None
+        discard = list(state.discards[seat])
+        del discard[len(discard) - 1 - discard[::-1].index(pending.pick)]  # the topmost such card
+        state.discards = _replace(state.discards, seat, tuple(discard))
+        state.hands = _replace(state.hands, seat, _sorted(state.hands[seat] + (pending.pick,)))
+        return
+    mine_attack = seat == state.active
+    yours, theirs = _sides(state, seat)
+    index = pending.index
+    assert index is not None
+    if ability == "set_value":
+        yours = _replace(yours, index, pending.value)
+    elif ability == "raise":
+        yours = _replace(yours, index, yours[index] + 1)
+    elif ability == "lower":
+        theirs = _replace(theirs, index, theirs[index] - 1)
+    elif ability == "swap":
+        assert pending.other is not None
+        a, b = yours[index], theirs[pending.other]
+        yours, theirs = _replace(yours, index, b), _replace(theirs, pending.other, a)
+    else:  # disarm: the card leaves the attack/defense for its owner's discard
+        owner = 1 - seat
+        cards = state.defense if mine_attack else state.attack
+        removed = cards[index]
+        cards = cards[:index] + cards[index + 1 :]
+        theirs = theirs[:index] + theirs[index + 1 :]
+        state.discards = _replace(state.discards, owner, state.discards[owner] + (removed,))
+        if mine_attack:
+            state.defense = cards
+        else:
+            state.attack = cards
+    if mine_attack:
+        state.attack_values, state.defense_values = yours, theirs
+    else:
+        state.defense_values, state.attack_values = yours, theirs
+
+
+# --- legal actions (built once per hand and shared; `legal_actions` hands out new lists) -------------
+
+
+_CACHE = 1 << 16  # distinct hands met in practice: a few thousand; bounded for long-lived processes
+
+
+@lru_cache(maxsize=_CACHE)
+def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every choice of cards from the hand (copies of a card are alike), canonical order, fewest first."""
+    chosen: list[tuple[str, ...]] = [()]
+    index = 0
+    while index < len(hand):
+        name = hand[index]
+        count = hand.count(name)  # the hand is in canonical order: copies sit together
+        runs = [(name,) * k for k in range(1, count + 1)]
+        chosen += [picked + run for picked in chosen for run in runs]
+        index += count
+    chosen.sort(key=len)
+    return tuple(chosen)
+
+
+@lru_cache(maxsize=_CACHE)
+def _attack_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
+    return tuple({"type": "attack", "cards": list(cards)} for cards in _sub_hands(hand)[1:])
+
+
+@lru_cache(maxsize=_CACHE)
+def _defend_actions(hand: tuple[str, ...], least: int) -> tuple[Action, ...]:
+    return tuple({"type": "defend", "cards": list(cards)} for cards in _sub_hands(hand) if len(cards) >= least)
+
+
+@lru_cache(maxsize=_CACHE)
+def _buy_actions_of(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
+    return tuple(
+        {"type": "buy", "discard": list(cards), "card": card} for cards in _sub_hands(hand) if len(cards) == cost
+    )
+
+
+def _buy_actions(hand: tuple[str, ...], buyable: tuple[str, ...], cost: int) -> list[Action]:
+    actions: list[Action] = []
+    for card in buyable:
+        actions += _buy_actions_of(hand, card, cost)
+    return actions
+
+
+@lru_cache(maxsize=64)
+def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
+    return tuple({"type": "use", "card": card} for card in sorted(TAKE_COVER & set(hand)))
+
+
+def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
+    hand = state.hands[seat]
+    actions: list[Action] = []
+    done: set[str] = set()
+    for card in hand:
+        ability = ABILITY.get(card)
+        if ability is None or card in done:
+            continue
+        done.add(card)
+        if ability == "patch_up":
+            if HIT in state.discards[seat]:
+                actions.append({"type": "use", "card": card})
+        elif ability == "scavenge":
+            for pick in sorted(set(state.discards[seat]), key=RANK.__getitem__):
+                actions.append({"type": "use", "card": card, "pick": pick})
+        elif ability in COMBAT_ABILITIES and state.phase == REVEAL:
+            actions += _combat_actions(state, seat, card, ability)
+    return actions
+
+
+def _combat_actions(state: RattlesnakeState, seat: int, card: str, ability: str) -> list[Action]:
+    yours, theirs = _sides(state, seat)
+    actions: list[Action] = []
+    if ability == "set_value":
+        for index, current in enumerate(yours):
+            if current is not None:
+                actions += [
+                    {"type": "use", "card": card, "index": index, "value": value}
+                    for value in range(LOW, HIGH + 1)
+                    if value != current
+                ]
+    elif ability == "raise":
+        actions += [
+            {"type": "use", "card": card, "index": i} for i, v in enumerate(yours) if v is not None and v < HIGH
+        ]
+    elif ability == "lower":
+        actions += [
+            {"type": "use", "card": card, "index": i} for i, v in enumerate(theirs) if v is not None and v > LOW
+        ]
+    elif ability == "disarm":
+        actions += [{"type": "use", "card": card, "index": i} for i in range(len(theirs))]
+    else:  # swap
+        for index, mine in enumerate(yours):
+            for other, value in enumerate(theirs):
+                if mine is not None and value is not None and mine != value:
+                    actions.append({"type": "use", "card": card, "index": index, "other": other})
+    return actions
+
+
+# --- the view -------------------------------------------------------------------------------------------
+
+
+def _view(game: Rattlesnake, state: RattlesnakeState, seat: int | None) -> View:
+    phase = state.phase
+    revealed = phase in (REVEAL, RESPOND) and state.resume == REVEAL or phase == REVEAL
+    attacking = phase == DEFEND or revealed
+    players = []
+    for owner in (0, 1):
+        players.append(
+            {
+                "seat": owner,
+                "hits": state.hits[owner],
+                "hand": list(state.hands[owner]) if owner == seat else None,
+                "hand_count": len(state.hands[owner]),
+                "deck_count": len(state.decks[owner]),
+                "discard": list(state.discards[owner]),
+            }
+        )
+    attack = None
+    if attacking:
+        attacker = state.active
+        shown = revealed or seat == attacker
+        attack = {
+            "attacker": attacker,
+            "defender": 1 - attacker,
+            # "declaring how many cards they played": the count is public, the cards are not.
+            "attack_count": len(state.attack),
+            "attack": list(state.attack) if shown else None,
+            "attack_values": list(state.attack_values) if shown else None,
+            "defense": list(state.defense) if revealed else None,
+            "defense_values": list(state.defense_values) if revealed else None,
+            "revealed": revealed,
+        }
+        if revealed:
+            rbs = state.rules.run_beats_set
+            attack["attack_combo"] = strongest(state.attack_values, run_beats_set=rbs).to_json()
+            attack["defense_combo"] = strongest(state.defense_values, run_beats_set=rbs).to_json()
+    outcome = game.outcome(state)
+    return {
+        "game": SPEC.key,
+        "you": seat,
+        "options": state.options.to_json(),
+        "phase": phase,
+        "decision": game.decision(state).to_json(),
+        "turn": state.turn,
+        "active": state.active if phase not in CHANCE_PHASES or state.turn else None,
+        "bought": state.bought,
+        "attacked": state.attacked,
+        "rules": state.rules.to_json(),
+        "players": players,
+        "saloon": list(state.saloon),
+        "saloon_deck_count": len(state.saloon_deck),
+        "piles_count": [len(pile) for pile in state.piles],
+        "events_in_play": [name for name in state.saloon if name in EVENTS],
+        "graveyard": list(state.graveyard),
+        "attack": attack,
+        "stack": [pending.to_json() for pending in state.stack],
+        "window": sorted(state.window) if phase == REVEAL else [],
+        "last_attack": None if state.last_attack is None else state.last_attack.to_json(),
+        "outcome": None if outcome is None else outcome.to_json(),
+    }
