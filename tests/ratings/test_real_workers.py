@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 
+from engines.registry import game_keys, get_game
 from matches.models import Match
 from matches.selectors import match_verify
 from matches.tasks import matches_resume_stalled
@@ -66,19 +67,26 @@ def _wait_for_events(match, count: int, log) -> None:
         time.sleep(0.002)
 
 
-def test_beat_schedules_rounds_that_a_worker_plays_and_rates(tmp_path):
-    ladder = services.ladder_create(
-        game_key="rat-snake", name="Quick", slug="quick", options={"passes": 1}, round_interval_seconds=2
-    )
-    for bot in ("random", "heuristic"):
-        services.ladder_join(ladder=ladder, bot=bot)
+def test_beat_schedules_rounds_of_every_game_that_a_worker_plays_and_rates(tmp_path):
+    ladders = []
+    for key in game_keys():
+        seats = get_game(key).spec.min_players
+        ladder = services.ladder_create(
+            game_key=key, name=f"Quick {key}", slug=f"quick-{key}", seats_per_match=seats,
+            options={"passes": 1} if key == "rat-snake" else None, round_interval_seconds=2,
+        )
+        for number in range(seats):
+            services.ladder_join(ladder=ladder, bot=("random", "heuristic")[number % 2])
+        ladders.append(ladder)
     log = tmp_path / "celery.log"
     with private_broker(tmp_path) as env:
         with celery_process("worker", env, log), celery_process("beat", env, tmp_path / "beat.log"):
-            wait_until(
-                lambda: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=120,
-                what="two scheduled rounds to be played and rated", log=log,
-            )
-    board = selectors.leaderboard(ladder=ladder)
-    assert all(row["games"] >= 2 for row in board)
-    assert selectors.ratings_rebuild(ladder=ladder).ok
+            for ladder in ladders:
+                wait_until(
+                    lambda: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=180,
+                    what=f"two scheduled rounds of {ladder.game} to be played and rated", log=log,
+                )
+    for ladder in ladders:
+        board = selectors.leaderboard(ladder=ladder)
+        assert all(row["games"] >= 2 for row in board), ladder.game
+        assert selectors.ratings_rebuild(ladder=ladder).ok

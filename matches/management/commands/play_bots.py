@@ -23,11 +23,13 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=10)
         parser.add_argument(
             "--bots", nargs="+", default=["heuristic", "random"],
-            help="Bots in seat order; seats rotate between matches so no bot always goes first.",
+            help="Bots in seat order, repeated to fill the seats; seats rotate between matches so no bot "
+            "always goes first.",
         )
+        parser.add_argument("--seats", type=int, help="Seats per match (default: the game's smallest table).")
         parser.add_argument("--options", default="{}", help='Rule options as JSON, e.g. \'{"house": false}\'.')
 
-    def handle(self, *args, game: str, matches: int, bots: list[str], options: str, **_):
+    def handle(self, *args, game: str, matches: int, bots: list[str], seats: int | None, options: str, **_):
         try:
             parsed_options = json.loads(options)
         except json.JSONDecodeError as error:
@@ -35,6 +37,10 @@ class Command(BaseCommand):
         if matches < 1:
             raise CommandError("--matches must be at least 1")
         spec = get_game(game).spec
+        seats = seats or max(spec.min_players, len(bots))
+        if not spec.min_players <= seats <= spec.max_players:
+            raise CommandError(f"{spec.name} takes {spec.min_players} to {spec.max_players} players, not {seats}")
+        bots = [bots[seat % len(bots)] for seat in range(seats)]
         totals = defaultdict(lambda: {"matches": 0, "wins": 0, "rank_sum": 0, "score_sum": 0.0})
         events = 0
         started = time.perf_counter()
