@@ -55,7 +55,9 @@ def _effect(ability: str, yours: list, theirs: list, action: Action) -> tuple[li
 
 def _winning(seat: int, attack: dict, attack_values: list, defense_values: list, rbs: bool) -> bool:
     won = attacker_wins(
-        strongest(attack_values, run_beats_set=rbs), strongest(defense_values, run_beats_set=rbs), run_beats_set=rbs
+        strongest(attack_values, run_beats_set=rbs),
+        strongest(defense_values, run_beats_set=rbs),
+        run_beats_set=rbs,
     )
     return won if seat == attack["attacker"] else not won
 

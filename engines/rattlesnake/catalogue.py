@@ -25,7 +25,13 @@ ABILITIES = ("set_value", "lower", "raise", "disarm", "swap", "cancel", "patch_u
 # Abilities that change the cards of an attack/defense: usable only once the cards are revealed.
 COMBAT_ABILITIES = frozenset({"set_value", "lower", "raise", "disarm", "swap"})
 # What an event may change, and the kind of its value.
-EVENT_EFFECTS = {"hand_size": int, "buy_cost": int, "hits_per_win": int, "run_beats_set": bool, "defender_min": int}
+EVENT_EFFECTS = {
+    "hand_size": int,
+    "buy_cost": int,
+    "hits_per_win": int,
+    "run_beats_set": bool,
+    "defender_min": int,
+}
 ORIGINS = ("rulebook", "designed")
 HIT = "hit"  # the name of a Hit card in a hand, deck or discard
 
@@ -94,7 +100,10 @@ class Catalogue:
                 {"name": a.name, "title": a.title, "copies": a.copies, "ability": a.ability, "text": a.text}
                 for a in self.actions
             ],
-            "events": [{"name": e.name, "title": e.title, "effects": dict(e.effects), "text": e.text} for e in self.events],
+            "events": [
+                {"name": e.name, "title": e.title, "effects": dict(e.effects), "text": e.text}
+                for e in self.events
+            ],
         }
 
 

@@ -245,7 +245,8 @@ class Rattlesnake(Game[RattlesnakeState]):
             slots, per_pile = CATALOGUE.saloon_slots, CATALOGUE.pile_actions
             state.saloon = tuple(cards[:slots])
             state.piles = tuple(
-                tuple(cards[slots + p * per_pile : slots + (p + 1) * per_pile]) for p in range(CATALOGUE.piles)
+                tuple(cards[slots + p * per_pile : slots + (p + 1) * per_pile])
+                for p in range(CATALOGUE.piles)
             )
             state.out_of_game = tuple(cards[slots + CATALOGUE.piles * per_pile :])
             state.phase = SALOON_EVENTS
@@ -390,7 +391,9 @@ def _end_turn(state: RattlesnakeState) -> None:
 
 def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
     """The action cards on offer, each name once ("It cannot be bought": events never are)."""
-    return tuple(sorted({card for card in saloon if card is not None and card in ABILITY}, key=RANK.__getitem__))
+    return tuple(
+        sorted({card for card in saloon if card is not None and card in ABILITY}, key=RANK.__getitem__)
+    )
 
 
 def _can_buy(state: RattlesnakeState) -> bool:
@@ -439,7 +442,9 @@ def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[str,
     left = list(hand)
     for name in cards:
         if name not in left:
-            raise IllegalAction(f"{name!r} is not in your hand (as many times as named)", code=f"{area}/not_in_hand")
+            raise IllegalAction(
+                f"{name!r} is not in your hand (as many times as named)", code=f"{area}/not_in_hand"
+            )
         left.remove(name)
     return _sorted(cards)
 
@@ -594,7 +599,9 @@ def _check_use(state: RattlesnakeState, seat: int, card: str, ability: str, acti
         if ability == "set_value":
             value = action["value"]
             if type(value) is not int or not LOW <= value <= HIGH or value == current:
-                raise IllegalAction(f"a new value from {LOW} to {HIGH}, not {current}", code="ability/bad_value")
+                raise IllegalAction(
+                    f"a new value from {LOW} to {HIGH}, not {current}", code="ability/bad_value"
+                )
             return Pending(seat, card, ability, index=index, value=value)
         if ability == "raise":
             if current >= HIGH:
@@ -724,13 +731,17 @@ def _attack_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
 
 @lru_cache(maxsize=_CACHE)
 def _defend_actions(hand: tuple[str, ...], least: int) -> tuple[Action, ...]:
-    return tuple({"type": "defend", "cards": list(cards)} for cards in _sub_hands(hand) if len(cards) >= least)
+    return tuple(
+        {"type": "defend", "cards": list(cards)} for cards in _sub_hands(hand) if len(cards) >= least
+    )
 
 
 @lru_cache(maxsize=_CACHE)
 def _buy_actions_of(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
     return tuple(
-        {"type": "buy", "discard": list(cards), "card": card} for cards in _sub_hands(hand) if len(cards) == cost
+        {"type": "buy", "discard": list(cards), "card": card}
+        for cards in _sub_hands(hand)
+        if len(cards) == cost
     )
 
 
@@ -779,11 +790,15 @@ def _combat_actions(state: RattlesnakeState, seat: int, card: str, ability: str)
                 ]
     elif ability == "raise":
         actions += [
-            {"type": "use", "card": card, "index": i} for i, v in enumerate(yours) if v is not None and v < HIGH
+            {"type": "use", "card": card, "index": i}
+            for i, v in enumerate(yours)
+            if v is not None and v < HIGH
         ]
     elif ability == "lower":
         actions += [
-            {"type": "use", "card": card, "index": i} for i, v in enumerate(theirs) if v is not None and v > LOW
+            {"type": "use", "card": card, "index": i}
+            for i, v in enumerate(theirs)
+            if v is not None and v > LOW
         ]
     elif ability == "disarm":
         actions += [{"type": "use", "card": card, "index": i} for i in range(len(theirs))]
