@@ -211,6 +211,19 @@ class RagnGunsEffectSerializer(serializers.Serializer):
     zone = serializers.CharField(allow_null=True)
     paid_from = serializers.CharField(help_text="bullets, or cartridge_belt for a GUNSLINGER")
     text = serializers.CharField()
+    do = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="What the engine does: steps of the effect vocabulary (docs/games/ragnguns.md).",
+    )
+    provenance = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="Per field (cost, markers, zone, paid_from, do): printed, example or designed.",
+    )
+    readings = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Cost per named reading where the rulebook gives two (a match option chooses).",
+    )
 
 
 class RagnGunsCardSerializer(serializers.Serializer):
@@ -226,6 +239,13 @@ class RagnGunsCardSerializer(serializers.Serializer):
     signature = serializers.CharField(allow_null=True, help_text="The GUNSLINGER of a SIGNATURE card.")
     effects = RagnGunsEffectSerializer(many=True)
     origin = serializers.CharField(help_text="rulebook or designed")
+    provenance = serializers.DictField(
+        child=serializers.CharField(),
+        help_text=(
+            "Per field (type, cost, firepower, durability, keywords, signature): printed in the "
+            "rulebook, example (derived from a rulebook example) or designed (reason in the docs)."
+        ),
+    )
 
 
 class RagnGunsCardListSerializer(serializers.Serializer):

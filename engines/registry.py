@@ -11,6 +11,7 @@ from engines.protocol import Game
 # key -> "module:attribute" of the engine's Game instance; imported on first use.
 _ENGINES: dict[str, str] = {
     "rat-snake": "engines.ratsnake:GAME",
+    "ragnguns": "engines.ragnguns:GAME",
     "rattlesnake": "engines.rattlesnake:GAME",
     "the-greatest-snake": "engines.greatestsnake:GAME",
     "rattlebones": "engines.rattlebones:GAME",

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from engines.errors import EngineError
+from engines.ragnguns.vocabulary import check_steps
 
 # -- vocabulary (the rulebook's own words) ------------------------------------------------------
 
@@ -47,6 +48,12 @@ MARKERS = ("once_per_turn", "on_place", "while_placed")
 ZONES = ("ALLEY", "SHELTER", "HIDEOUT", "HAND")
 PAID_FROM = ("bullets", "cartridge_belt")
 ORIGINS = ("rulebook", "designed")
+# Where each value of a card comes from (issue 15: provenance per field, not per card):
+# "printed" -- the rulebook states it; "example" -- derived from a rulebook example or rule sentence;
+# "designed" -- ours, with the reason in docs/games/ragnguns.md.
+PROVENANCES = ("printed", "example", "designed")
+CARD_PROVENANCE_FIELDS = ("type", "cost", "firepower", "durability", "keywords", "signature")
+EFFECT_PROVENANCE_FIELDS = ("cost", "markers", "zone", "paid_from", "do")
 # PLACE: "Only cards with statistics (cards with the symbols ♠ and ♥) can be placed". The GUNSLINGER
 # has statistics too: when *ready* it moves to the Alley and "provides you his FIREPOWER".
 PLACEABLE_TYPES = frozenset({"WEAPON", "ITEM", "BACKUP", "GUNSLINGER"})
@@ -57,9 +64,22 @@ TRAP_COST = "X"  # TRAPS: "A TRAP has a cost of X"
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CARD_FIELDS = frozenset(
-    {"id", "name", "type", "cost", "firepower", "durability", "keywords", "signature", "effects", "origin"}
+    {
+        "id",
+        "name",
+        "type",
+        "cost",
+        "firepower",
+        "durability",
+        "keywords",
+        "signature",
+        "effects",
+        "origin",
+        "provenance",
+    }
 )
-_EFFECT_FIELDS = frozenset({"cost", "markers", "zone", "paid_from", "text"})
+_EFFECT_FIELDS = frozenset({"cost", "markers", "zone", "paid_from", "text", "do", "provenance"})
+_EFFECT_OPTIONAL = frozenset({"readings"})  # costs per named reading, where the rulebook says two things
 _FORMAT_FIELDS = frozenset(
     {
         "key",
@@ -137,19 +157,35 @@ class Effect:
     zone: str | None  # where the Effect applies or is played from; None: wherever the card is in play
     paid_from: str  # "bullets", or "cartridge_belt" for a GUNSLINGER's Effects
     text: str
+    # What the engine does: steps of the effect vocabulary (engines/ragnguns/effects.py), as data.
+    do: tuple[Mapping[str, Any], ...] = ()
+    provenance: tuple[tuple[str, str], ...] = ()  # (field, printed|example|designed)
+    readings: tuple[tuple[str, int], ...] = ()  # (reading, cost) where the rulebook gives two costs
 
     @property
     def once_per_turn(self) -> bool:
         return "once_per_turn" in self.markers
 
+    def cost_under(self, reading: str | None) -> int:
+        """The cost under a named reading of the rulebook (an option of the match), else `cost`."""
+        for name, cost in self.readings:
+            if name == reading:
+                return cost
+        return self.cost
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        described: dict[str, Any] = {
             "cost": self.cost,
             "markers": list(self.markers),
             "zone": self.zone,
             "paid_from": self.paid_from,
             "text": self.text,
+            "do": [dict(step) for step in self.do],
+            "provenance": dict(self.provenance),
         }
+        if self.readings:
+            described["readings"] = dict(self.readings)
+        return described
 
 
 @dataclass(frozen=True)
@@ -164,6 +200,7 @@ class Card:
     signature: str | None  # the GUNSLINGER's name on a SIGNATURE card
     effects: tuple[Effect, ...]
     origin: str  # "rulebook" (named in rules 0.3) or "designed" (ours, see docs/games/ragnguns.md)
+    provenance: tuple[tuple[str, str], ...] = ()  # (field, printed|example|designed), per field
     key: str = field(init=False, repr=False, compare=False)  # name_key(name), the name's lookup key
 
     def __post_init__(self) -> None:
@@ -193,6 +230,7 @@ class Card:
             "signature": self.signature,
             "effects": [effect.to_dict() for effect in self.effects],
             "origin": self.origin,
+            "provenance": dict(self.provenance),
         }
 
 
@@ -391,8 +429,15 @@ def _require_str(value: Any, *, card_id: str | None, field: str) -> str:
     return value
 
 
-def _check_fields(raw: Mapping[str, Any], allowed: frozenset[str], *, card_id: str | None, what: str) -> None:
-    unknown = sorted(set(raw) - allowed)
+def _check_fields(
+    raw: Mapping[str, Any],
+    allowed: frozenset[str],
+    *,
+    card_id: str | None,
+    what: str,
+    optional: frozenset[str] = frozenset(),
+) -> None:
+    unknown = sorted(set(raw) - allowed - optional)
     if unknown:
         raise CatalogueError(f"unknown {what} field(s) {unknown}", card_id=card_id, field=unknown[0])
     missing = sorted(allowed - set(raw))
@@ -404,7 +449,7 @@ def _parse_effect(raw: Any, *, card_id: str, card_type: str, index: int) -> Effe
     where = f"effects[{index}]"
     if not isinstance(raw, Mapping):
         raise CatalogueError(f"expected an object, got {raw!r}", card_id=card_id, field=where)
-    _check_fields(raw, _EFFECT_FIELDS, card_id=card_id, what="effect")
+    _check_fields(raw, _EFFECT_FIELDS, card_id=card_id, what="effect", optional=_EFFECT_OPTIONAL)
     cost = _require_int(raw["cost"], card_id=card_id, field=f"{where}.cost")
     markers = raw["markers"]
     if not isinstance(markers, list):
@@ -466,7 +511,48 @@ def _parse_effect(raw: Any, *, card_id: str, card_type: str, index: int) -> Effe
             )
         if {"on_place", "while_placed"} <= set(markers):
             raise CatalogueError("an Effect is ↓ or ◊, not both", card_id=card_id, field=f"{where}.markers")
-    return Effect(cost=cost, markers=tuple(markers), zone=zone, paid_from=paid_from, text=text)
+    do = check_steps(raw["do"], card_id=card_id, card_type=card_type, markers=markers, where=f"{where}.do")
+    provenance = _parse_provenance(
+        raw["provenance"], EFFECT_PROVENANCE_FIELDS, card_id=card_id, where=f"{where}.provenance"
+    )
+    readings: tuple[tuple[str, int], ...] = ()
+    if "readings" in raw:
+        readings_raw = raw["readings"]
+        if not isinstance(readings_raw, Mapping) or not readings_raw:
+            raise CatalogueError(
+                "readings: an object of reading -> cost", card_id=card_id, field=f"{where}.readings"
+            )
+        readings = tuple(
+            (str(name), _require_int(value, card_id=card_id, field=f"{where}.readings.{name}"))
+            for name, value in sorted(readings_raw.items())
+        )
+    return Effect(
+        cost=cost,
+        markers=tuple(markers),
+        zone=zone,
+        paid_from=paid_from,
+        text=text,
+        do=do,
+        provenance=provenance,
+        readings=readings,
+    )
+
+
+def _parse_provenance(
+    raw: Any, names: tuple[str, ...], *, card_id: str, where: str
+) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, Mapping) or set(raw) != set(names):
+        raise CatalogueError(
+            f"provenance names exactly {', '.join(names)}, got {raw!r}", card_id=card_id, field=where
+        )
+    for name in names:
+        if raw[name] not in PROVENANCES:
+            raise CatalogueError(
+                f"provenance of {name!r} is one of {', '.join(PROVENANCES)}, got {raw[name]!r}",
+                card_id=card_id,
+                field=f"{where}.{name}",
+            )
+    return tuple((name, raw[name]) for name in names)
 
 
 def _parse_card(raw: Any, index: int) -> Card:
@@ -550,6 +636,9 @@ def _parse_card(raw: Any, index: int) -> Card:
     if card_type in ("ACTION", "TRAP") and not effects:
         raise CatalogueError(f"a {card_type} needs an Effect", card_id=card_id, field="effects")
 
+    provenance = _parse_provenance(
+        raw["provenance"], CARD_PROVENANCE_FIELDS, card_id=card_id, where="provenance"
+    )
     origin = raw["origin"]
     if origin not in ORIGINS:
         raise CatalogueError(
@@ -567,6 +656,7 @@ def _parse_card(raw: Any, index: int) -> Card:
         signature=signature,
         effects=effects,
         origin=origin,
+        provenance=provenance,
     )
 
 

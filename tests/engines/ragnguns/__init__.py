@@ -14,6 +14,8 @@ from typing import Any
 
 from engines.ragnguns.catalogue import Catalogue, catalogue_from_data, read_data_file
 
+_DESIGNED_EFFECT = {name: "designed" for name in ("cost", "markers", "zone", "paid_from", "do")}
+
 BANJO_WINTER_GUNSLINGER = {
     "id": "banjo-winter-gunslinger",
     "name": "Banjo Winter",
@@ -31,6 +33,8 @@ BANJO_WINTER_GUNSLINGER = {
             "zone": None,
             "paid_from": "cartridge_belt",
             "text": "If you have a MUSIC card in play, heal one Bullet.",
+            "do": [{"op": "heal", "n": 1, "on": "any"}],
+            "provenance": _DESIGNED_EFFECT,
         },
         {
             "cost": 2,
@@ -38,8 +42,13 @@ BANJO_WINTER_GUNSLINGER = {
             "zone": None,
             "paid_from": "cartridge_belt",
             "text": "Shoot one Bullet at the card in your opponent's Alley.",
+            "do": [{"op": "shoot", "n": 1, "at": "alley_card"}],
+            "provenance": _DESIGNED_EFFECT,
         },
     ],
+    "provenance": {
+        name: "designed" for name in ("type", "cost", "firepower", "durability", "keywords", "signature")
+    },
 }
 
 

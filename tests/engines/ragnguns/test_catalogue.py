@@ -172,7 +172,7 @@ def test_jenny_james() -> None:
 
 
 def test_version_and_vocabulary() -> None:
-    assert CAT.version == "2026.1"
+    assert CAT.version == "2026.2"
     for c in CAT:
         assert c.type in TYPES
         assert set(c.keywords) <= set(KEYWORDS)

@@ -1,0 +1,627 @@
+"""Rag'n'Guns: the duel (rules 0.3: SETUP, GAMEPLAY, GUNFIGHT, HIDEOUT, TRAPS, NO MORE CARDS?).
+
+Moments (the decision's prompt): `bring_deck` (both seats at once, face down), chance for who starts
+and for each deck's shuffle, then per turn `defuse` (one prompt per opposing TRAP), `main` (place,
+discard, play, TRAP, GUNFIGHT, move the ready GUNSLINGER, end the turn), `choose_trap` (which TRAP
+goes face down), `split` (the defender's share of a GUNFIGHT), `discard_from_hand` (a TRAP's
+victim chooses) and `hide` (what is left in hand goes to the Hideout). Effects are interpreted by
+engines/ragnguns/effects.py; every reading of an unclear rule is in docs/games/ragnguns.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import permutations
+from typing import Any
+
+from engines.bots import RandomBot
+from engines.chance import ChanceRequest
+from engines.errors import IllegalAction
+from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
+from engines.ragnguns import effects as fx
+from engines.ragnguns.cards import CARDS, Play
+from engines.ragnguns.catalogue import load_catalogue, load_formats, load_prebuilt
+from engines.ragnguns.decks import check_deck
+from engines.ragnguns.spec import (
+    CYLINDER_MAX,
+    DRAW,
+    FIRST_RANDOM,
+    FIRST_SEAT_1,
+    SPEC,
+)
+from engines.ragnguns.state import RagnGunsState, Side
+
+_CATALOGUE = load_catalogue()
+_FORMATS = load_formats(_CATALOGUE)
+_PREBUILT = load_prebuilt(_CATALOGUE)
+ZONES = ("alley", "shelter")
+
+_FIRST_REQUEST = ChanceRequest.choice("first_player", size=2)
+_SHUFFLE_REQUESTS: dict[int, ChanceRequest] = {}
+
+
+def _prebuilt_actions(fmt: str) -> list[Action]:
+    """One bring_deck per pre-built deck legal in the format, in prebuilt.json order."""
+    actions = []
+    for deck in _PREBUILT:
+        check = check_deck(_CATALOGUE, _FORMATS[fmt], deck.gunslinger, list(deck.cards))
+        if check.legal:
+            actions.append({"type": "bring_deck", "gunslinger": check.gunslinger, "cards": list(check.cards)})
+    return actions
+
+
+_BRING: dict[str, list[Action]] = {key: _prebuilt_actions(key) for key in _FORMATS}
+
+
+def _locate(side: Side, card: Any) -> str | None:
+    """Where a card the player may use is: hand, the top of a Hideout slot, alley or shelter."""
+    if type(card) is not str:
+        return None
+    if card in side.hand:
+        return "hand"
+    for index, slot in enumerate(side.hideout):
+        if slot and slot[-1] == card:
+            return f"hideout{index}"
+    if card == side.alley:
+        return "alley"
+    if card == side.shelter:
+        return "shelter"
+    return None
+
+
+def _remove(state: RagnGunsState, side: Side, card: str, where: str) -> None:
+    """Take a card out of its place (not the discard): hand, a Hideout slot top, or a zone."""
+    if where == "hand":
+        side.hand.remove(card)
+    elif where.startswith("hideout"):
+        side.hideout[int(where[-1])].pop()
+        if card in side.face_down:
+            side.face_down = side.face_down - {card}
+    elif where == "alley":
+        side.alley = None
+        state.bank += side.alley_wounds
+        side.alley_wounds = 0
+    else:
+        side.shelter = None
+        state.bank += side.shelter_wounds
+        side.shelter_wounds = 0
+
+
+def _take_out(state: RagnGunsState, side: Side, card: str) -> None:
+    """Take a played card out of wherever its Effect left it (it may be under a card just hidden)."""
+    if card in side.hand:
+        side.hand.remove(card)
+    elif card == side.alley:
+        _remove(state, side, card, "alley")
+    elif card == side.shelter:
+        _remove(state, side, card, "shelter")
+    else:
+        for slot in side.hideout:
+            if card in slot:
+                slot.remove(card)
+                side.face_down = side.face_down - {card}
+
+
+def _hide_arrangements(hand: list[str]) -> list[list[list[str]]]:
+    """Every way to hide a hand: "you choose the order and the slot of the cards you hide". Each slot
+    lists its new cards bottom to top."""
+    found = []
+    for order in permutations(sorted(hand)):
+        for cut in range(len(order) + 1):
+            found.append([list(order[:cut]), list(order[cut:])])
+    return found
+
+
+class RagnGuns(Game[RagnGunsState]):
+    spec = SPEC
+
+    # --- setting up -------------------------------------------------------------------------------------
+    def initial_state(self, *, seats: int, options: dict[str, Any]) -> RagnGunsState:
+        return RagnGunsState(
+            format=options["format"],
+            first_option=options["first_player"],
+            improvise_cost=options["improvise_cost"],
+            turn_limit=options["turn_limit"],
+        )
+
+    def seat_count(self, state: RagnGunsState) -> int:
+        return 2
+
+    # --- asking -----------------------------------------------------------------------------------------
+    def decide(self, state: RagnGunsState) -> Decision:
+        phase = state.phase
+        if phase == "over":
+            return Decision.over()
+        if phase == "bring_deck":
+            return Decision.simultaneous({seat for seat in (0, 1) if state.decks[seat] is None}, "bring_deck")
+        if phase in ("first_player", "shuffle"):
+            return Decision.chance(phase)
+        if phase == "split":
+            return Decision.turn(state.pending[0], "split")
+        return Decision.turn(state.current, phase)
+
+    def chance_request(self, state: RagnGunsState) -> ChanceRequest:
+        if state.phase == "first_player":
+            return _FIRST_REQUEST
+        if state.phase == "shuffle":
+            size = len(state.decks[state.shuffled] or ())
+            request = _SHUFFLE_REQUESTS.get(size)
+            if request is None:
+                request = _SHUFFLE_REQUESTS[size] = ChanceRequest.shuffle("deck", size=size)
+            return request
+        raise IllegalAction("no chance outcome is expected now", code="chance/not_expected")
+
+    def legal_actions(self, state: RagnGunsState, seat: int) -> list[Action]:
+        decision = state.decision_cache or self.decision(state)
+        if seat not in decision.seats:
+            return []
+        phase = state.phase
+        if phase == "main":
+            return self._main_actions(state, seat)
+        if phase == "bring_deck":
+            return [dict(action, cards=list(action["cards"])) for action in _BRING[state.format]]
+        side = state.sides[seat]
+        if phase == "defuse":
+            bullets = state.sides[1 - seat].traps[0][1]
+            actions: list[Action] = []
+            if side.bullets >= bullets:
+                actions.append({"type": "follow"})
+            if side.bullets >= bullets + 1:
+                actions.append({"type": "raise"})
+            actions.append({"type": "do_nothing"})
+            return actions
+        if phase == "split":
+            return [{"type": "split", "alley": n} for n in fx.split_choices(state)]
+        if phase == "choose_trap":
+            return [{"type": "set_trap", "card": card} for card in self._traps_at_hand(side)]
+        if phase == "discard_from_hand":
+            return [{"type": "discard_from_hand", "card": card} for card in sorted(set(side.hand))]
+        if phase == "hide":
+            return [{"type": "hide", "slots": slots} for slots in _hide_arrangements(side.hand)]
+        return []
+
+    def _traps_at_hand(self, side: Side) -> list[str]:
+        cards = [card for card in side.hand if CARDS[card].type == "TRAP"]
+        cards += [card for card in side.hideout_tops() if CARDS[card].type == "TRAP"]
+        return cards
+
+    def _playable(self, state: RagnGunsState, seat: int) -> list[tuple[str, str, Play, list[dict[str, Any]]]]:
+        """Every Effect the player may play now: (card, where, Effect, choices)."""
+        side = state.sides[seat]
+        found = []
+        sources: list[tuple[str, str]] = [
+            (card, "hand") for card in side.hand if CARDS[card].type == "ACTION"
+        ]
+        for index, slot in enumerate(side.hideout):
+            if slot and slot[-1] not in side.face_down:
+                sources.append((slot[-1], f"hideout{index}"))
+        if side.alley is not None:
+            sources.append((side.alley, "alley"))
+        if side.shelter is not None:
+            sources.append((side.shelter, "shelter"))
+        sources.append((side.gunslinger, "gunslinger"))
+        used = side.used
+        for card, where in sources:
+            info = CARDS[card]
+            if info.type == "TRAP":
+                continue  # a TRAP's Effect applies only when its victim does nothing
+            for play in info.plays:
+                if play.once_per_turn and (card, play.index) in used:
+                    continue
+                zone = play.zone
+                if zone == "HAND" and where != "hand":
+                    continue
+                if zone == "HIDEOUT" and not where.startswith("hideout"):
+                    continue
+                cost = fx.effect_cost(state, side, card, play)
+                if cost > (side.belt if play.from_belt else side.bullets):
+                    continue
+                choices = fx.options(state, seat, play)
+                if choices is not None:
+                    found.append((card, where, play, choices))
+        return found
+
+    def _place_choices(self, state: RagnGunsState, seat: int, card: str, zone: str) -> list[dict[str, Any]]:
+        side = state.sides[seat]
+        play = CARDS[card].on_place_in(zone)
+        if play is None:
+            return [{}]
+        replaced = side.alley if zone == "alley" else side.shelter
+        choices = fx.options(state, seat, play, extra_discard=replaced, fresh_zone=zone)
+        return choices if choices is not None else [{}]  # a ↓ with nothing to do does nothing
+
+    def _main_actions(self, state: RagnGunsState, seat: int) -> list[Action]:
+        side = state.sides[seat]
+        opponent = state.sides[1 - seat]
+        actions: list[Action] = []
+        bullets = side.bullets
+        # PLACE, from the hand or the top of a Hideout slot
+        sources = list(side.hand)
+        sources += [card for card in side.hideout_tops() if card not in side.face_down]
+        for card in sources:
+            info = CARDS[card]
+            if not info.placeable or info.cost > bullets:
+                continue
+            for zone in ZONES:
+                if zone == "alley" and side.in_alley:
+                    continue
+                for choice in self._place_choices(state, seat, card, zone):
+                    actions.append({"type": "place", "card": card, "zone": zone, **choice})
+        # TRAPS: the cost X is chosen, at least one Bullet
+        if bullets and self._traps_at_hand(side) and not fx.lasting(opponent, "no_opponent_traps"):
+            actions.extend({"type": "trap", "bullets": x} for x in range(1, bullets + 1))
+        for card, _, play, choices in self._playable(state, seat):
+            for choice in choices:
+                actions.append({"type": "play", "card": card, "effect": play.index, **choice})
+        if side.gunfights and bullets:
+            power = fx.firepower(side, opponent)
+            actions.extend({"type": "gunfight", "bullets": n} for n in range(1, min(power, bullets) + 1))
+        if not side.in_alley and fx.is_ready(side):
+            actions.append({"type": "ready"})
+        for card in [*side.hand, *side.hideout_tops(), side.alley, side.shelter]:
+            if card is not None:
+                actions.append({"type": "discard", "card": card})
+        actions.append({"type": "end_turn"})
+        return actions
+
+    # --- changing -----------------------------------------------------------------------------------------
+    def apply_action(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        kind = action["type"]
+        phase = state.phase
+        handler = _HANDLERS.get((phase, kind))
+        if handler is None:
+            raise IllegalAction(f"{kind!r} is not an action now ({phase})", code="action/unknown")
+        handler(self, state, seat, action)
+
+    def _only(self, action: Action, *names: str) -> None:
+        extra = set(action) - {"type", *names}
+        if extra:
+            raise IllegalAction(f"unexpected field(s) {sorted(extra)}", code="action/malformed")
+
+    def _bring_deck(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "gunslinger", "cards")
+        gunslinger, cards = action.get("gunslinger"), action.get("cards")
+        if type(gunslinger) is not str or type(cards) is not list or any(type(c) is not str for c in cards):
+            raise IllegalAction("a deck is a gunslinger id and a list of card ids", code="deck/malformed")
+        check = check_deck(_CATALOGUE, _FORMATS[state.format], gunslinger, cards)
+        if not check.legal:
+            codes = sorted({violation.code for violation in check.violations})
+            raise IllegalAction(f"illegal deck: {', '.join(codes)}", code="deck/illegal")
+        state.decks[seat] = tuple(check.cards)  # canonical: sorted ids
+        state.sides[seat].gunslinger = check.gunslinger
+        if state.decks[1 - seat] is not None:
+            if state.first_option == FIRST_RANDOM:
+                state.phase = "first_player"
+            else:
+                state.first = 1 if state.first_option == FIRST_SEAT_1 else 0
+                state.phase = "shuffle"
+
+    def apply_chance(self, state: RagnGunsState, outcome: dict[str, Any]) -> None:
+        if state.phase == "first_player":
+            state.first = outcome["index"]
+            state.phase = "shuffle"
+            return
+        seat = state.shuffled
+        canonical = state.decks[seat]
+        state.sides[seat].deck = [canonical[i] for i in outcome["permutation"]]
+        state.shuffled += 1
+        if state.shuffled == 2:
+            state.current = state.first
+            self._start_turn(state, state.first)
+
+    def _start_turn(self, state: RagnGunsState, seat: int) -> None:
+        """GAMEPLAY 1-3: RELOAD, DRAW 3, then DEFUSE the opponent's TRAPS."""
+        state.turn_total += 1
+        if state.turn_total > 2 * state.turn_limit:
+            self._call_the_duel(state)
+            return
+        side = state.sides[seat]
+        side.turns += 1
+        # "The first player does not increase his CYLINDER during the first RELOAD"
+        if state.turn_total > 1:
+            side.cylinder = min(CYLINDER_MAX, side.cylinder + 1)
+        side.bullets = side.cylinder
+        state.bank -= side.cylinder
+        side.used = frozenset()
+        side.gunfights = 1
+        side.boost = None
+        for _, step in fx.lasting(side, "upkeep_heal"):
+            fx.heal(state, side, "gunslinger" if step.get("on") == "gunslinger" else "alley", step.get("n"))
+        if side.deck:
+            fx.draw(side, DRAW)
+        else:
+            side.ready = (
+                True  # NO MORE CARDS?: "when you can no longer draw ... your GUNSLINGER is now ready"
+            )
+        self._next_trap_or_main(state)
+
+    def _next_trap_or_main(self, state: RagnGunsState) -> None:
+        if state.phase == "over":
+            return
+        state.phase = "defuse" if state.sides[1 - state.current].traps else "main"
+
+    def _call_the_duel(self, state: RagnGunsState) -> None:
+        a, b = state.sides[0].wounds, state.sides[1].wounds
+        state.phase = "over"
+        state.winner = None if a == b else (0 if a < b else 1)
+        state.end_reason = "turn_limit"
+
+    def _defuse(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        """TRAPS: follow (pay what is on it: back face down to its owner's Hideout), raise (one more:
+        discarded face up), or do nothing (revealed, its Effect applies)."""
+        self._only(action)
+        kind = action["type"]
+        side, owner = state.sides[seat], state.sides[1 - seat]
+        card, on_it = owner.traps[0]
+        price = on_it if kind == "follow" else on_it + 1 if kind == "raise" else 0
+        if price > side.bullets:
+            raise IllegalAction(f"{kind} costs {price} Bullets", code="defuse/not_enough_bullets")
+        side.bullets -= price
+        state.bank += price + on_it  # the paid Bullets and the chips on the TRAP go back to the stack
+        owner.traps.pop(0)
+        if kind == "follow":
+            slot = 0 if len(owner.hideout[0]) <= len(owner.hideout[1]) else 1
+            owner.hideout[slot].append(card)
+            owner.face_down = owner.face_down | {card}
+        elif kind == "raise":
+            owner.discard.append(card)
+        else:
+            play = CARDS[card].plays[0] if CARDS[card].plays else None
+            discard = True
+            if play is not None:
+                discard = fx.execute(
+                    state, 1 - seat, card, play, {}, trap_bullets=on_it, resume="defuse_next"
+                )
+            if discard:
+                owner.discard.append(card)
+            if state.phase in ("split", "discard_from_hand", "over"):
+                return
+        self._next_trap_or_main(state)
+
+    def _discard_from_hand(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "card")
+        side = state.sides[seat]
+        card = action.get("card")
+        if type(card) is not str or card not in side.hand:
+            raise IllegalAction("discard a card from your hand", code="trap/not_in_hand")
+        side.hand.remove(card)
+        side.discard.append(card)
+        self._next_trap_or_main(state)
+
+    def _split(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "alley")
+        n = action.get("alley")
+        if type(n) is not int or n not in fx.split_choices(state):
+            raise IllegalAction("the Alley card takes at most what it can hold", code="gunfight/bad_split")
+        resume = state.pending[2]
+        fx.apply_split(state, n)
+        if state.phase != "over" and resume == "defuse_next":
+            self._next_trap_or_main(state)
+
+    def _place(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        """PLACE: pay the cost; "unless special EFFECT ... only one card can be placed per zone":
+        the card already there is discarded. A ↓ Effect of that zone triggers."""
+        side = state.sides[seat]
+        card, zone = action.get("card"), action.get("zone")
+        where = _locate(side, card)
+        if where not in ("hand", "hideout0", "hideout1") or card in side.face_down:
+            raise IllegalAction(
+                "place a card from your hand or the top of a Hideout slot", code="place/not_available"
+            )
+        info = CARDS[card]
+        if not info.placeable:
+            raise IllegalAction("only cards with ♠ and ♥ can be placed", code="place/no_statistics")
+        if zone not in ZONES or (zone == "alley" and side.in_alley):
+            raise IllegalAction("place in the alley or the shelter", code="place/bad_zone")
+        if info.cost > side.bullets:
+            raise IllegalAction(f"placing costs {info.cost}", code="place/not_enough_bullets")
+        params = {key: value for key, value in action.items() if key not in ("type", "card", "zone")}
+        if params not in self._place_choices(state, seat, card, zone):
+            raise IllegalAction("not a choice this ↓ Effect offers", code="effect/bad_choice")
+        play = info.on_place_in(zone)
+        runs = (
+            play is not None
+            and fx.options(
+                state,
+                seat,
+                play,
+                extra_discard=side.alley if zone == "alley" else side.shelter,
+                fresh_zone=zone,
+            )
+            is not None
+        )
+        # all checked: change
+        side.bullets -= info.cost
+        state.bank += info.cost
+        _remove(state, side, card, where)
+        if (side.alley if zone == "alley" else side.shelter) is not None:
+            fx.discard_zone(state, side, zone)
+        if zone == "alley":
+            side.alley = card
+        else:
+            side.shelter = card
+        if runs:
+            fx.execute(state, seat, card, play, params)
+
+    def _trap(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "bullets")
+        side = state.sides[seat]
+        x = action.get("bullets")
+        if type(x) is not int or not 1 <= x <= side.bullets:
+            raise IllegalAction("a TRAP costs X: at least one Bullet you have", code="trap/bad_cost")
+        if not self._traps_at_hand(side):
+            raise IllegalAction("no TRAP in your hand or on top of your Hideout", code="trap/none")
+        if fx.lasting(state.sides[1 - seat], "no_opponent_traps"):
+            raise IllegalAction("your opponent's card forbids TRAPS", code="trap/forbidden")
+        state.pending = (x,)
+        state.phase = "choose_trap"
+
+    def _set_trap(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        """ "you place it horizontally and face-down between you and your opponent, then put the
+        BULLETS on it" (the card is named only to its owner: see `event_audience`)."""
+        self._only(action, "card")
+        side = state.sides[seat]
+        card = action.get("card")
+        if card not in self._traps_at_hand(side):
+            raise IllegalAction(
+                "choose a TRAP from your hand or the top of a Hideout slot", code="trap/not_available"
+            )
+        (x,) = state.pending
+        _remove(state, side, card, _locate(side, card))
+        side.bullets -= x
+        side.traps.append((card, x))
+        state.pending = ()
+        state.phase = "main"
+
+    def _play(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        """EFFECTS: "pay cost, do what it says and discard the card" -- or keep it, for ∞, once per turn."""
+        side = state.sides[seat]
+        card, index = action.get("card"), action.get("effect")
+        params = {key: value for key, value in action.items() if key not in ("type", "card", "effect")}
+        for found, where, play, choices in self._playable(state, seat):
+            if found == card and play.index == index and type(index) is int:
+                break
+        else:
+            raise IllegalAction("that Effect cannot be played now", code="effect/not_playable")
+        if params not in choices:
+            raise IllegalAction("not a choice this Effect offers", code="effect/bad_choice")
+        cost = fx.effect_cost(state, side, card, play)
+        if play.from_belt:
+            side.belt -= cost
+        else:
+            side.bullets -= cost
+        state.bank += cost
+        if play.once_per_turn:
+            side.used = side.used | {(card, index)}
+        fx.execute(state, seat, card, play, params)
+        if not play.once_per_turn and where != "gunslinger":
+            _take_out(state, side, card)
+            side.discard.append(card)
+
+    def _gunfight(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "bullets")
+        side, opponent = state.sides[seat], state.sides[1 - seat]
+        n = action.get("bullets")
+        if not side.gunfights:
+            raise IllegalAction("once per turn", code="gunfight/already")
+        power = fx.firepower(side, opponent)
+        if type(n) is not int or not 1 <= n <= min(power, side.bullets):
+            raise IllegalAction(f"shoot 1 to {min(power, side.bullets)} Bullets", code="gunfight/bad_count")
+        side.gunfights -= 1
+        side.bullets -= n
+        state.bank += n  # the chips leave the player's Bullets ...
+        fx.volley(state, 1 - seat, n, "main")  # ... and land on cards
+
+    def _ready(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action)
+        side = state.sides[seat]
+        if side.in_alley or not fx.is_ready(side):
+            raise IllegalAction("the GUNSLINGER is not ready", code="ready/not_ready")
+        if side.alley is not None:
+            fx.discard_zone(state, side, "alley")
+        side.in_alley = True
+
+    def _discard(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action, "card")
+        side = state.sides[seat]
+        card = action.get("card")
+        where = _locate(side, card)
+        if where is None:
+            raise IllegalAction("discard a card you hold, hid or placed", code="discard/not_available")
+        _remove(state, side, card, where)
+        side.discard.append(card)
+
+    def _end_turn(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        self._only(action)
+        if state.sides[seat].hand:
+            state.phase = "hide"
+        else:
+            self._finish_turn(state, seat)
+
+    def _hide(self, state: RagnGunsState, seat: int, action: Action) -> None:
+        """HIDEOUT: "if you have any cards left in your hand, you must place it in your HIDEOUT ...
+        you choose the order and the slot of the cards you hide"."""
+        self._only(action, "slots")
+        side = state.sides[seat]
+        slots = action.get("slots")
+        if (
+            type(slots) is not list
+            or len(slots) != 2
+            or any(type(slot) is not list for slot in slots)
+            or sorted(slots[0] + slots[1]) != sorted(side.hand)
+            or not all(type(card) is str for card in slots[0] + slots[1])
+        ):
+            raise IllegalAction("hide every card of your hand, in two slots", code="hide/bad_arrangement")
+        for index, slot in enumerate(slots):
+            for card in slot:
+                fx.hide_on_top(side, card, index)
+        side.hand.clear()
+        self._finish_turn(state, seat)
+
+    def _finish_turn(self, state: RagnGunsState, seat: int) -> None:
+        """GAMEPLAY 7-8: unspent Bullets go to the CARTRIDGE BELT; the opponent's turn."""
+        side = state.sides[seat]
+        side.belt += side.bullets
+        side.bullets = 0
+        for _, step in fx.lasting(side, "belt_bonus"):
+            side.belt += step.get("n")
+            state.bank -= step.get("n")
+        side.boost = None
+        state.current = 1 - seat
+        self._start_turn(state, 1 - seat)
+
+    def apply_forfeit(self, state: RagnGunsState, seat: int, reason: str) -> None:
+        state.phase = "over"
+        state.winner = 1 - seat
+        state.end_reason = "forfeit"
+        state.loser_forfeited = True
+        state.pending = ()
+
+    # --- telling ------------------------------------------------------------------------------------------
+    def outcome(self, state: RagnGunsState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        if state.winner is None:
+            return Outcome((1, 1), (0.5, 0.5), state.end_reason)
+        scores = [0.0, 0.0]
+        scores[state.winner] = 1.0
+        return Outcome.from_scores(tuple(scores), state.end_reason)
+
+    def event_audience(self, state_before: RagnGunsState, event: Event) -> frozenset[int] | None:
+        if event.kind == "chance":
+            return frozenset() if state_before.phase == "shuffle" else None
+        if event.kind == "action" and event.seat is not None:
+            kind = event.payload.get("type") if isinstance(event.payload, Mapping) else None
+            # a deck list, which TRAP lies face down, and the order of hidden cards are the author's
+            if kind in ("bring_deck", "set_trap", "hide"):
+                return frozenset({event.seat})
+        return None
+
+    def view(self, state: RagnGunsState, seat: int | None) -> View:
+        from engines.ragnguns.views import view
+
+        return view(state, seat)
+
+    def bots(self) -> Mapping[str, Bot]:
+        from engines.ragnguns.bots import HeuristicBot
+
+        return {"random": RandomBot(), "heuristic": HeuristicBot()}
+
+
+_HANDLERS = {
+    ("bring_deck", "bring_deck"): RagnGuns._bring_deck,
+    ("defuse", "follow"): RagnGuns._defuse,
+    ("defuse", "raise"): RagnGuns._defuse,
+    ("defuse", "do_nothing"): RagnGuns._defuse,
+    ("discard_from_hand", "discard_from_hand"): RagnGuns._discard_from_hand,
+    ("split", "split"): RagnGuns._split,
+    ("choose_trap", "set_trap"): RagnGuns._set_trap,
+    ("hide", "hide"): RagnGuns._hide,
+    ("main", "place"): RagnGuns._place,
+    ("main", "trap"): RagnGuns._trap,
+    ("main", "play"): RagnGuns._play,
+    ("main", "gunfight"): RagnGuns._gunfight,
+    ("main", "ready"): RagnGuns._ready,
+    ("main", "discard"): RagnGuns._discard,
+    ("main", "end_turn"): RagnGuns._end_turn,
+}
