@@ -17,6 +17,7 @@ seat's legal actions (worked out once per state), so a refused action leaves the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engines.bots import RandomBot
@@ -187,9 +188,10 @@ class GreatestSnake(Game[SnakeState]):
         kind = action["type"]
         if kind not in ACTION_TYPES:
             raise IllegalAction(f"The Greatest Snake has no action {kind!r}", code="action/unknown")
-        for name, value in action.items():
-            if name != "type" and type(value) is not int:
-                raise IllegalAction(f"{name} is a card, seat or index number", code="action/malformed")
+        if len(action) > 1:
+            for name, value in action.items():
+                if name != "type" and type(value) is not int:
+                    raise IllegalAction(f"{name} is a card, seat or index number", code="action/malformed")
         legal = self.legal_actions(state, seat)
         if action not in legal:
             if not any(candidate["type"] == kind for candidate in legal):
@@ -198,6 +200,8 @@ class GreatestSnake(Game[SnakeState]):
                 f"{action} is not one of the legal {kind} actions", code=f"{kind}/not_allowed"
             )
         state.legal_cache = None
+        if kind != "pass":
+            state.targets = None
         _ACT[kind](state, seat, action)
 
     def apply_chance(self, state: SnakeState, outcome: dict[str, Any]) -> None:
@@ -217,13 +221,13 @@ class GreatestSnake(Game[SnakeState]):
             cards = state.deck
             state.deck = [cards[index] for index in outcome["permutation"]]
             _deal(state)
-        state.legal_cache = None
+        state.legal_cache = state.targets = None
 
     def apply_forfeit(self, state: SnakeState, seat: int, reason: str) -> None:
         state.phase = OVER
         state.forfeited = seat
         state.end_reason = FORFEIT
-        state.legal_cache = None
+        state.legal_cache = state.targets = None
 
     def bots(self) -> Mapping[str, Bot]:
         return _BOTS
@@ -441,11 +445,10 @@ def _push(state: SnakeState, entry: Entry) -> None:
     state.passed = frozenset()
     author = entry.author
     hands = state.hands
-    window = [
-        seat
-        for seat in range(state.seats)
-        if seat != author and (hands[seat] or _sleep_ability_ready(state, seat))
-    ]
+    window = []
+    for seat in range(state.seats):
+        if seat != author and (hands[seat] or _sleep_ability_ready(state, seat)):
+            window.append(seat)
     if window:
         state.window = frozenset(window)
         state.phase = RESPOND
@@ -467,6 +470,7 @@ def _resolve_all(state: SnakeState) -> None:
     """ "The last action resolves first": the whole stack, top to bottom. The bottom is always the
     active player's own action; after it the turn goes on (or, after "Digest!", the next begins)."""
     state.phase = MAIN
+    state.targets = None
     stack = state.stack
     cancelled = state.cancelled
     state.window = state.passed = frozenset()
@@ -615,11 +619,11 @@ def _digest(state: SnakeState) -> None:
     by its digestion speed, the one nearest the Tail first, and "a faster moving rat will be blocked
     by a slower rat". "If a rat passes the Tail Card, which counts as a digestion space, it is
     digested": it becomes the newest Body Card, between the others and the Tail."""
-    for seat in range(state.seats):
-        spaces = state.spaces[seat]
-        tail = len(spaces) - 1
+    grew = False
+    for seat, spaces in enumerate(state.spaces):
         if max(spaces) < 0:
             continue
+        tail = len(spaces) - 1
         moved = [NO_CARD] * (tail + 1)
         ahead = tail + 2  # the position of the rat in front, once one is still inside
         digested = []
@@ -638,6 +642,7 @@ def _digest(state: SnakeState) -> None:
                 ahead = to
         for rat in digested:
             if IS_REAL_RAT[rat]:
+                grew = True
                 state.bodies[seat].append(rat)
                 state.gear[seat].append(NO_CARD)
                 moved.insert(len(moved) - 1, NO_CARD)
@@ -645,12 +650,13 @@ def _digest(state: SnakeState) -> None:
                 state.discard.append(rat)
         state.spaces[seat] = moved
     # Super Glue holds "until the next Digest!" (designed: docs/games/the-greatest-snake.md).
-    for seat, glue in enumerate(state.glue):
-        if glue >= 0:
-            state.discard.append(glue)
-            state.glue[seat] = NO_CARD
+    if max(state.glue) >= 0:
+        for seat, glue in enumerate(state.glue):
+            if glue >= 0:
+                state.discard.append(glue)
+                state.glue[seat] = NO_CARD
     lengths = [len(body) + 2 for body in state.bodies]
-    winners = tuple(seat for seat, length in enumerate(lengths) if length >= WIN_LENGTH)
+    winners = tuple(seat for seat, length in enumerate(lengths) if length >= WIN_LENGTH) if grew else ()
     if winners:
         state.winners = winners
         state.end_reason = WON
@@ -692,35 +698,53 @@ def _main_actions(state: SnakeState, seat: int) -> list[Action]:
     return actions
 
 
+@lru_cache(maxsize=65_536)
+def _card_actions(kind: str, card: int, name: str, targets: tuple[int, ...]) -> tuple[Action, ...]:
+    """The actions of one card over a tuple of targets, built once per (card, targets) and shared:
+    actions are values nobody changes."""
+    if kind == "play":
+        return tuple({"type": "play", "card": card, name: target} for target in targets)
+    return tuple({"type": "use", "equipment": card, name: target} for target in targets)
+
+
 def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
     """Power Cards from the hand and equipment abilities, "at any time, during any player's turn"."""
     seats = range(state.seats)
-    squeezable: list[int] | None = None
+    targets = state.targets
+    if targets is None:
+        targets = state.targets = [None, None, None, None]
+    squeezable: tuple[int, ...] | None = targets[3]
+    dodgeable: tuple[int, ...] | None = None
     hand = state.hands[seat]
     for card in hand:
         if KIND[card] != "power":
             continue
         effect = EFFECT[card]
         if effect == "glue":
-            actions.extend(
-                {"type": "play", "card": card, "snake": other} for other in seats if state.glue[other] < 0
-            )
+            unglued = targets[0]
+            if unglued is None:
+                glue = state.glue
+                unglued = targets[0] = tuple(other for other in seats if glue[other] < 0)
+            actions.extend(_card_actions("play", card, "snake", unglued))
         elif effect == "sleep":
-            actions.extend(
-                {"type": "play", "card": card, "snake": other} for other in seats if state.awake[other]
-            )
+            awake = targets[1]
+            if awake is None:
+                awake = targets[1] = tuple(other for other in seats if state.awake[other])
+            actions.extend(_card_actions("play", card, "snake", awake))
         elif effect == "feed":
-            actions.extend(
-                {"type": "play", "card": card, "snake": other} for other in seats if _can_eat(state, other)
-            )
+            hungry = targets[2]
+            if hungry is None:
+                hungry = targets[2] = tuple(other for other in seats if _can_eat(state, other))
+            actions.extend(_card_actions("play", card, "snake", hungry))
         elif effect == "dodge":
-            actions.extend(
-                {"type": "play", "card": card, "entry": index} for index in _dodgeable(state, seat)
-            )
+            if state.stack:
+                if dodgeable is None:
+                    dodgeable = _dodgeable(state, seat)
+                actions.extend(_card_actions("play", card, "entry", dodgeable))
         elif effect == "squeeze":
             if squeezable is None:
-                squeezable = _squeezable_rats(state)
-            actions.extend({"type": "play", "card": card, "rat": rat} for rat in squeezable)
+                squeezable = targets[3] = _squeezable_rats(state)
+            actions.extend(_card_actions("play", card, "rat", squeezable))
         elif effect == "steal":
             free = [index for index, equipment in enumerate(state.gear[seat]) if equipment < 0]
             for other in seats:
@@ -741,8 +765,11 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
                                 for theirs in state.gear[other]
                                 if theirs >= 0
                             )
+    gear = state.gear[seat]
+    if max(gear) < 0:
+        return
     spaces = state.spaces[seat]
-    for index, equipment in enumerate(state.gear[seat]):
+    for index, equipment in enumerate(gear):
         if equipment < 0:
             continue
         cost = COST[equipment]
@@ -757,14 +784,15 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
             continue
         effect = EFFECT[equipment]
         if effect == "dodge":
-            actions.extend(
-                {"type": "use", "equipment": equipment, "entry": entry} for entry in _dodgeable(state, seat)
-            )
+            if state.stack:
+                if dodgeable is None:
+                    dodgeable = _dodgeable(state, seat)
+                actions.extend(_card_actions("use", equipment, "entry", dodgeable))
         elif effect == "squeeze":
             if squeezable is None:
-                squeezable = _squeezable_rats(state)
+                squeezable = targets[3] = _squeezable_rats(state)
             if cost == "sleep":
-                actions.extend({"type": "use", "equipment": equipment, "rat": rat} for rat in squeezable)
+                actions.extend(_card_actions("use", equipment, "rat", squeezable))
             else:
                 for rat in squeezable:
                     actions.extend(
@@ -781,22 +809,24 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
                             )
 
 
-def _dodgeable(state: SnakeState, seat: int) -> list[int]:
+def _dodgeable(state: SnakeState, seat: int) -> tuple[int, ...]:
     """Stack entries another player aimed at this seat's snake, not already dodged."""
-    return [
+    return tuple(
         index
         for index, entry in enumerate(state.stack)
         if entry.snake == seat and entry.author != seat and index not in state.cancelled
-    ]
+    )
 
 
-def _squeezable_rats(state: SnakeState) -> list[int]:
+def _squeezable_rats(state: SnakeState) -> tuple[int, ...]:
     rats = []
     for seat, spaces in enumerate(state.spaces):
+        if max(spaces) < 0:
+            continue
         for position in range(1, len(spaces)):
             if spaces[position] >= 0 and _squeeze_chain(state, seat, position) is not None:
                 rats.append(spaces[position])
-    return rats
+    return tuple(rats)
 
 
 # --- views ---------------------------------------------------------------------------------------

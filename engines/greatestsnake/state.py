@@ -83,11 +83,15 @@ class SnakeState(EngineState):
     forfeited: int = -1
     # legal actions of the deciding seat, worked out once per state (not part of the state's value)
     legal_cache: tuple | None = field(default=None, compare=False, repr=False)
+    # targets every seat shares while the table does not change (a response window's passes): which
+    # heads are unglued, which snakes awake, which can eat, which rats can be squeezed
+    targets: list | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> SnakeState:
         copy = SnakeState.__new__(SnakeState)
         copy.decision_cache = self.decision_cache
         copy.legal_cache = self.legal_cache
+        copy.targets = self.targets
         copy.options = self.options
         copy.seats = self.seats
         copy.phase = self.phase
@@ -118,4 +122,4 @@ class SnakeState(EngineState):
         return len(self.bodies[seat]) + 2
 
     def digesting(self, seat: int) -> bool:
-        return any(card >= 0 for card in self.spaces[seat])
+        return max(self.spaces[seat]) >= 0
