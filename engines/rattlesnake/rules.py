@@ -119,8 +119,13 @@ class Rattlesnake(Game[RattlesnakeState]):
     # --- setting up -------------------------------------------------------------------------------
     def initial_state(self, *, seats: int, options: dict[str, Any]) -> RattlesnakeState:
         # "Take 4 Hit cards matching your deck and place them in front of you."
+        # "Find and place the High Noon event card face down where the saloon deck will be placed".
         return RattlesnakeState(
-            options=Options.from_resolved(options), rules=BASE_RULES, hits=(CATALOGUE.hits,) * seats
+            options=Options.from_resolved(options),
+            rules=BASE_RULES,
+            hits=(CATALOGUE.hits,) * seats,
+            saloon_deck=(CATALOGUE.bottom_event.name,),
+            decks=(PLAYER_CARDS,) * seats,  # each deck in box order until its shuffle
         )
 
     def seat_count(self, state: RattlesnakeState) -> int:
@@ -267,14 +272,15 @@ class Rattlesnake(Game[RattlesnakeState]):
                 return
             # "Put the 2 piles, one on top of the other, with High Noon at the bottom": the first pile
             # on top (the last cards of the tuple are the top of the deck).
-            deck: tuple[str, ...] = (CATALOGUE.bottom_event.name,)
+            deck = state.saloon_deck
             for pile in reversed(state.piles):
                 deck += pile
             state.saloon_deck, state.piles = deck, ()
             state.phase, state.shuffling = PLAYER_DECK, 0
         elif phase == PLAYER_DECK:
             # "Take, shuffle, and place one deck of player action cards ... face down in front of you".
-            state.decks = _replace(state.decks, state.shuffling, tuple(PLAYER_CARDS[i] for i in perm))
+            deck = state.decks[state.shuffling]
+            state.decks = _replace(state.decks, state.shuffling, tuple(deck[i] for i in perm))
             if state.shuffling == 0:
                 state.shuffling = 1
                 return
