@@ -510,7 +510,7 @@ def _resolve(state: SnakeState, entry: Entry) -> None:
     spent = what == "play"  # a Power Card goes to the Discard Pile once used; equipment stays
     if effect == "glue":
         if state.glue[entry.snake] < 0:
-            state.glue[entry.snake] = card  # the glue sits on the Head until the next Digest!
+            state.glue[entry.snake] = card  # on the Head until its owner's "Digest!"
             spent = False
     elif effect == "sleep":
         state.awake[entry.snake] = False
@@ -649,12 +649,12 @@ def _digest(state: SnakeState) -> None:
             else:
                 state.discard.append(rat)
         state.spaces[seat] = moved
-    # Super Glue holds "until the next Digest!" (designed: docs/games/the-greatest-snake.md).
-    if max(state.glue) >= 0:
-        for seat, glue in enumerate(state.glue):
-            if glue >= 0:
-                state.discard.append(glue)
-                state.glue[seat] = NO_CARD
+    # Super Glue holds until its snake's owner declares "Digest!" (designed, see the docs): glue put
+    # on the next player during this "Digest!"'s window still shuts their mouth for their draw.
+    glue = state.glue[state.active]
+    if glue >= 0:
+        state.discard.append(glue)
+        state.glue[state.active] = NO_CARD
     lengths = [len(body) + 2 for body in state.bodies]
     winners = tuple(seat for seat, length in enumerate(lengths) if length >= WIN_LENGTH) if grew else ()
     if winners:
