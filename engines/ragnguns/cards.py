@@ -12,6 +12,38 @@ from dataclasses import dataclass
 from engines.ragnguns.catalogue import Card, Catalogue, load_catalogue
 from engines.ragnguns.vocabulary import Step
 
+_ARGS = (
+    "n",
+    "at",
+    "on",
+    "keyword",
+    "keywords",
+    "zones",
+    "type",
+    "whose",
+    "turn",
+    "per_keyword",
+    "if_hideout_keyword",
+    "if_wounded",
+    "others",
+)
+# Verbs whose playability depends on the table, or that take a choice (see effects.options).
+_CONDITIONAL = frozenset({"require", "pick", "hide_top", "swap", "boost", "move_wound"})
+
+
+class Op:
+    """A catalogue step with its arguments as attributes (None when absent): read on the hot path."""
+
+    __slots__ = ("op", *_ARGS)
+
+    def __init__(self, step: Step) -> None:
+        self.op = step.op
+        for name in _ARGS:
+            setattr(self, name, step.get(name))
+
+    def __repr__(self) -> str:
+        return f"Op({self.op!r})"
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
@@ -25,7 +57,8 @@ class Play:
     while_placed: bool  # ◊
     zone: str | None  # ALLEY, SHELTER, HIDEOUT, HAND or None
     from_belt: bool  # a GUNSLINGER's Effect, paid from the Cartridge Belt
-    steps: tuple[Step, ...]
+    steps: tuple[Op, ...]
+    simple: bool  # playable whenever paid for, with no choice to make
 
     def cost_under(self, reading: str) -> int:
         for name, cost in self.readings:
@@ -45,7 +78,7 @@ class Info:
     placeable: bool  # a WEAPON, ITEM or BACKUP: "Only cards with statistics ... can be placed"
     plays: tuple[Play, ...]  # Effects a player pays for and plays (not ↓, not ◊)
     on_place: tuple[tuple[str, Play], ...]  # (zone, ↓ Effect)
-    lasting: tuple[tuple[str, Step], ...]  # (zone, ◊ step)
+    lasting: tuple[tuple[str, Op], ...]  # (zone, ◊ step)
 
     def on_place_in(self, zone: str) -> Play | None:
         for where, play in self.on_place:
@@ -57,7 +90,7 @@ class Info:
 def _compile(card: Card) -> Info:
     plays: list[Play] = []
     on_place: list[tuple[str, Play]] = []
-    lasting: list[tuple[str, Step]] = []
+    lasting: list[tuple[str, Op]] = []
     for index, effect in enumerate(card.effects):
         play = Play(
             index=index,
@@ -68,7 +101,11 @@ def _compile(card: Card) -> Info:
             while_placed="while_placed" in effect.markers,
             zone=effect.zone,
             from_belt=effect.paid_from == "cartridge_belt",
-            steps=tuple(effect.do),
+            steps=tuple(Op(step) for step in effect.do),
+            simple=not any(
+                step.op in _CONDITIONAL or (step.op == "heal" and step.get("on") == "any")
+                for step in effect.do
+            ),
         )
         if play.on_place:
             on_place.append((effect.zone.lower(), play))

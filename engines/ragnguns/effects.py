@@ -166,12 +166,14 @@ def lasting(side: Side, verb: str) -> list[tuple[str, Any]]:
     """The ◊ steps named `verb` active on this side: (card, step) for each card sitting in the zone
     its ◊ Effect indicates. A card moved between zones "activate[s] a ◊ EFFECT" in its new zone."""
     found = []
-    for zone, card in (("alley", side.alley), ("shelter", side.shelter)):
-        if card is None:
-            continue
-        for where, step in CARDS[card].lasting:
-            if where == zone and step.op == verb:
-                found.append((card, step))
+    if side.alley is not None:
+        for where, step in CARDS[side.alley].lasting:
+            if where == "alley" and step.op == verb:
+                found.append((side.alley, step))
+    if side.shelter is not None:
+        for where, step in CARDS[side.shelter].lasting:
+            if where == "shelter" and step.op == verb:
+                found.append((side.shelter, step))
     return found
 
 
@@ -192,20 +194,20 @@ def firepower(side: Side, opponent: Side) -> int:
         power += side.boost[1]
     if not side.in_alley:
         for _, step in lasting(side, "firepower"):
-            per, word = step.get("per_keyword"), step.get("if_hideout_keyword")
+            per, word = step.per_keyword, step.if_hideout_keyword
             if per is not None:
                 # "for each other GIRL card you have in play": the GUNSLINGER is in play too
                 others = [c for c in in_play(side) if c != side.alley and per in CARDS[c].keywords]
                 if per in CARDS[side.gunslinger].keywords:
                     others.append(side.gunslinger)
-                power += step.get("n") * len(others)
+                power += step.n * len(others)
             elif word is not None:
                 hidden = [c for slot in side.hideout for c in slot if c not in side.face_down]
                 if any(word in CARDS[c].keywords for c in hidden):
-                    power += step.get("n")
+                    power += step.n
             else:
-                power += step.get("n")
-    shield = sum(step.get("n") for _, step in lasting(opponent, "shield"))
+                power += step.n
+    shield = sum(step.n for _, step in lasting(opponent, "shield"))
     if shield:
         power = max(1, power - shield)
     return power
@@ -214,17 +216,23 @@ def firepower(side: Side, opponent: Side) -> int:
 def is_ready(side: Side) -> bool:
     if side.ready:
         return True
-    return any(side.turns >= step.get("turn") for _, step in lasting(side, "ready_from_turn"))
+    return any(side.turns >= step.turn for _, step in lasting(side, "ready_from_turn"))
 
 
-def effect_cost(state: RagnGunsState, side: Side, card: str, play: Play) -> int:
-    cost = play.cost_under(state.improvise_cost)
+def effect_cost(
+    state: RagnGunsState, side: Side, card: str, play: Play, discounts: list[tuple[str, Any]] | None = None
+) -> int:
+    cost = play.cost_under(state.improvise_cost) if play.readings else play.cost
     if play.from_belt:
         return cost
+    if discounts is None:
+        discounts = lasting(side, "discount")
+    if not discounts:
+        return cost
     keywords = CARDS[card].keywords
-    for source, step in lasting(side, "discount"):
-        if step.get("keyword") in keywords and not (step.get("others") and source == card):
-            cost -= step.get("n")
+    for source, step in discounts:
+        if step.keyword in keywords and not (step.others and source == card):
+            cost -= step.n
     return max(0, cost)
 
 
@@ -259,13 +267,15 @@ def options(
 ) -> list[dict[str, Any]] | None:
     """The choices this Effect can be played with now (a list of parameter dicts; [{}] when it needs
     none), or None when it cannot be played: a condition unmet, nothing to heal or pick."""
+    if play.simple:
+        return _NO_CHOICE
     side = state.sides[actor]
     opponent = state.sides[1 - actor]
     choices: list[list[dict[str, Any]]] = []
     for step in play.steps:
         op = step.op
         if op == "require":
-            zones = step.get("zones")
+            zones = step.zones
             cards = []
             if "alley" in zones:
                 info = alley_info(side)
@@ -273,16 +283,16 @@ def options(
                     cards.append(info)
             if "shelter" in zones and side.shelter is not None:
                 cards.append(CARDS[side.shelter])
-            keyword = step.get("keyword")
+            keyword = step.keyword
             if not any(keyword is None or keyword in info.keywords for info in cards):
                 return None
-        elif op == "heal" and step.get("on") == "any":
-            targets = _heal_targets(side, step.get("keyword"), fresh_zone)
+        elif op == "heal" and step.on == "any":
+            targets = _heal_targets(side, step.keyword, fresh_zone)
             if not targets:
                 return None
             choices.append([{"target": target} for target in targets])
         elif op == "pick":
-            wanted = step.get("keywords")
+            wanted = step.keywords
             pool = side.discard if extra_discard is None else [*side.discard, extra_discard]
             found = sorted({card for card in pool if CARDS[card].keywords.intersection(wanted)})
             if not found:
@@ -293,12 +303,12 @@ def options(
                 return None
             choices.append([{"slot": slot} for slot in SLOTS])
         elif op == "swap":
-            whose = side if step.get("whose") == "own" else opponent
+            whose = side if step.whose == "own" else opponent
             if whose.in_alley or (whose.alley is None and whose.shelter is None):
                 return None
         elif op == "boost":
             info = alley_info(side)
-            if info is None or (step.get("type") is not None and info.type != step.get("type")):
+            if info is None or (step.type is not None and info.type != step.type):
                 return None
         elif op == "move_wound" and (not side.shelter_wounds or alley_info(opponent) is None):
             return None
@@ -333,13 +343,13 @@ def execute(
             break
         op = step.op
         if op == "shoot":
-            n = step.get("n")
+            n = step.n
             if n == "trap_bullets":
                 n = trap_bullets
             elif n == "per_keyword":
-                word = step.get("keyword")
+                word = step.keyword
                 n = sum(1 for card in in_play(side) if word in CARDS[card].keywords)
-            at = step.get("at")
+            at = step.at
             if at == "volley":
                 volley(state, target_seat, n, resume)
             elif at == "gunslinger":
@@ -347,7 +357,7 @@ def execute(
             else:
                 shoot_card(state, target_seat, "alley" if at == "alley_card" else "shelter", n)
         elif op == "heal":
-            on, n = step.get("on"), step.get("n")
+            on, n = step.on, step.n
             if on == "any":
                 heal(state, side, params["target"], n)
             elif on == "each":
@@ -371,7 +381,7 @@ def execute(
             card = side.deck.pop(0)
             hide_on_top(side, card, params["slot"])
         elif op == "discard":
-            at = step.get("at")
+            at = step.at
             if at == "hideout_tops":
                 for slot in opponent.hideout:
                     if slot:
@@ -379,7 +389,7 @@ def execute(
                         opponent.face_down = opponent.face_down - {card}
                         opponent.discard.append(card)
             elif at == "alley_card":
-                if opponent.alley is not None and (not step.get("if_wounded") or opponent.alley_wounds):
+                if opponent.alley is not None and (not step.if_wounded or opponent.alley_wounds):
                     discard_zone(state, opponent, "alley")
             elif opponent.shelter is not None:
                 discard_zone(state, opponent, "shelter")
@@ -388,18 +398,16 @@ def execute(
             if state.sides[target_seat].hand:
                 state.phase = "discard_from_hand"
         elif op == "draw":
-            draw(side, step.get("n"))
+            draw(side, step.n)
         elif op == "swap":
-            whose = side if step.get("whose") == "own" else opponent
+            whose = side if step.whose == "own" else opponent
             whose.alley, whose.shelter = whose.shelter, whose.alley
             whose.alley_wounds, whose.shelter_wounds = whose.shelter_wounds, whose.alley_wounds
         elif op == "extra_gunfight":
             side.gunfights += 1
         elif op == "boost":
             card = side.gunslinger if side.in_alley else side.alley
-            gained = step.get("n") + (
-                side.boost[1] if side.boost is not None and side.boost[0] == card else 0
-            )
+            gained = step.n + (side.boost[1] if side.boost is not None and side.boost[0] == card else 0)
             side.boost = (card, gained)
         elif op == "move_wound":
             side.shelter_wounds -= 1

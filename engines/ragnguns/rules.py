@@ -185,21 +185,28 @@ class RagnGuns(Game[RagnGunsState]):
         cards += [card for card in side.hideout_tops() if CARDS[card].type == "TRAP"]
         return cards
 
-    def _playable(self, state: RagnGunsState, seat: int) -> list[tuple[str, str, Play, list[dict[str, Any]]]]:
-        """Every Effect the player may play now: (card, where, Effect, choices)."""
+    def _playable(
+        self, state: RagnGunsState, seat: int, only: Any = None
+    ) -> list[tuple[str, str, Play, list[dict[str, Any]]]]:
+        """Every Effect the player may play now: (card, where, Effect, choices); `only`: of that card."""
         side = state.sides[seat]
         found = []
         sources: list[tuple[str, str]] = [
             (card, "hand") for card in side.hand if CARDS[card].type == "ACTION"
         ]
-        for index, slot in enumerate(side.hideout):
-            if slot and slot[-1] not in side.face_down:
-                sources.append((slot[-1], f"hideout{index}"))
+        hideout = side.hideout
+        if hideout[0] and hideout[0][-1] not in side.face_down:
+            sources.append((hideout[0][-1], "hideout0"))
+        if hideout[1] and hideout[1][-1] not in side.face_down:
+            sources.append((hideout[1][-1], "hideout1"))
         if side.alley is not None:
             sources.append((side.alley, "alley"))
         if side.shelter is not None:
             sources.append((side.shelter, "shelter"))
         sources.append((side.gunslinger, "gunslinger"))
+        if only is not None:
+            sources = [source for source in sources if source[0] == only]
+        discounts = fx.lasting(side, "discount")
         used = side.used
         for card, where in sources:
             info = CARDS[card]
@@ -213,7 +220,7 @@ class RagnGuns(Game[RagnGunsState]):
                     continue
                 if zone == "HIDEOUT" and not where.startswith("hideout"):
                     continue
-                cost = fx.effect_cost(state, side, card, play)
+                cost = fx.effect_cost(state, side, card, play, discounts)
                 if cost > (side.belt if play.from_belt else side.bullets):
                     continue
                 choices = fx.options(state, seat, play)
@@ -326,7 +333,7 @@ class RagnGuns(Game[RagnGunsState]):
         side.gunfights = 1
         side.boost = None
         for _, step in fx.lasting(side, "upkeep_heal"):
-            fx.heal(state, side, "gunslinger" if step.get("on") == "gunslinger" else "alley", step.get("n"))
+            fx.heal(state, side, "gunslinger" if step.on == "gunslinger" else "alley", step.n)
         if side.deck:
             fx.draw(side, DRAW)
         else:
@@ -478,7 +485,9 @@ class RagnGuns(Game[RagnGunsState]):
         side = state.sides[seat]
         card, index = action.get("card"), action.get("effect")
         params = {key: value for key, value in action.items() if key not in ("type", "card", "effect")}
-        for found, where, play, choices in self._playable(state, seat):
+        if type(card) is not str:
+            raise IllegalAction("name the card whose Effect you play", code="effect/not_playable")
+        for found, where, play, choices in self._playable(state, seat, card):
             if found == card and play.index == index and type(index) is int:
                 break
         else:
@@ -564,8 +573,8 @@ class RagnGuns(Game[RagnGunsState]):
         side.belt += side.bullets
         side.bullets = 0
         for _, step in fx.lasting(side, "belt_bonus"):
-            side.belt += step.get("n")
-            state.bank -= step.get("n")
+            side.belt += step.n
+            state.bank -= step.n
         side.boost = None
         state.current = 1 - seat
         self._start_turn(state, 1 - seat)

@@ -12,7 +12,10 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+from engines.protocol import Event
+from engines.ragnguns import GAME, load_prebuilt
 from engines.ragnguns.catalogue import Catalogue, catalogue_from_data, read_data_file
+from engines.ragnguns.state import RagnGunsState
 
 _DESIGNED_EFFECT = {name: "designed" for name in ("cost", "markers", "zone", "paid_from", "do")}
 
@@ -68,3 +71,66 @@ def future_catalogue() -> Catalogue:
     data["version"] += "+banjo"
     data["cards"].append(copy.deepcopy(BANJO_WINTER_GUNSLINGER))
     return catalogue_from_data(data)
+
+
+# -- helpers for the engine tests ----------------------------------------------------------------------
+# A duel is started through real events (both decks brought, who starts, both shuffles), then a test
+# that begins mid-game (most of the rulebook's examples do) lays out the table with `lay_out`, which
+# keeps every chip accounted for by settling the chip stack.
+
+
+PREBUILT = {deck.id: deck for deck in load_prebuilt()}
+
+
+def bring(deck_id: str) -> dict[str, Any]:
+    deck = PREBUILT[deck_id]
+    return {"type": "bring_deck", "gunslinger": deck.gunslinger, "cards": sorted(deck.cards)}
+
+
+def after(state: RagnGunsState, event: Event) -> RagnGunsState:
+    """The state after `event`, leaving `state` as it was."""
+    following = state.clone()
+    GAME.apply(following, event)
+    return following
+
+
+def act(state: RagnGunsState, seat: int, action: dict[str, Any]) -> RagnGunsState:
+    return after(state, Event.action(seat, action))
+
+
+def duel(
+    deck_0: str = "stampede-at-dawn",
+    deck_1: str = "saloon-nights",
+    *,
+    first: str = "seat_0",
+    **options: Any,
+) -> RagnGunsState:
+    """Both decks brought, shuffled in their canonical (sorted) order, first turn started."""
+    state = GAME.new_state(seats=2, options={"first_player": first, **options})
+    state = act(state, 0, bring(deck_0))
+    state = act(state, 1, bring(deck_1))
+    while GAME.decision(state).kind == "chance":
+        request = GAME.chance_request(state)
+        outcome = {"index": 0} if request.kind == "choice" else {"permutation": list(range(request.size))}
+        state = after(state, Event.chance_outcome(outcome))
+    return state
+
+
+def lay_out(state: RagnGunsState, seat: int, **fields: Any) -> RagnGunsState:
+    """Set fields of one side (hand, alley, bullets, ...) on a copy, settling the chip stack so that
+    every chip stays accounted for."""
+    laid = state.clone()
+    side = laid.sides[seat]
+    for name, value in fields.items():
+        if name == "hideout":
+            value = [list(slot) for slot in value]
+        elif isinstance(value, list):
+            value = list(value)
+        setattr(side, name, value)
+    laid.bank = -(laid.sides[0].chips() + laid.sides[1].chips())
+    laid.decision_cache = None
+    return laid
+
+
+def legal(state: RagnGunsState, seat: int, kind: str | None = None) -> list[dict[str, Any]]:
+    return [a for a in GAME.legal_actions(state, seat) if kind is None or a["type"] == kind]
