@@ -3,7 +3,8 @@ Action, The Gamble Die, Availability of die sides, stars and gold, GAME END).
 
 A turn: the player picks the dice to roll (one free, "one gold ... to roll one extra die", "two gold
 ... to roll all three"), the dice are rolled (a chance event), then he uses them one at a time "in
-the order of his choosing". One `use_die` action carries every choice that die asks for: which pawn,
+the order of his choosing". One `use_die` action carries every choice that die asks for: which pawn
+(named by the space it stands on),
 how far (9-PIP), what to do on the landing space (which side of *that* die to replace, and with what),
 how many stars to sell at the store, whom to rob. `legal_actions` lists the whole product, and
 `apply_action` accepts exactly the listed actions, so a refused action never changes anything.
@@ -14,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import product
+from itertools import product, repeat
+from operator import is_
 from typing import Any
 
 from engines.bots import RandomBot
@@ -139,7 +141,9 @@ class Rattlebones(Game[RattlebonesState]):
         legal = state.legal_cache
         if legal is None:
             legal = state.legal_cache = _legal(state)
-        if action not in legal or not _plain(action):
+        # A bot hands back one of the listed dicts itself: found by identity at C speed. An action
+        # read from JSON is compared by value, and then must not be a bool or float posing as an int.
+        if not any(map(is_, legal, repeat(action))) and (action not in legal or not _plain(action)):
             _refuse(state, action)
         kind = action["type"]
         state.legal_cache = None
@@ -160,6 +164,7 @@ class Rattlebones(Game[RattlebonesState]):
             state.showing = tuple(sorted(state.showing + rolled))
             state.to_roll = ()
             state.phase = USE_DIE
+            _one_way(state)
         elif phase == GAMBLE:
             _gamble(state, C.gamble_die[outcome["dice"][0] - 1])
         else:
@@ -221,9 +226,12 @@ def _refuse(state: RattlebonesState, action: Action) -> None:
 def _legal(state: RattlebonesState) -> list[Action]:
     phase = state.phase
     if phase == USE_DIE:
+        showing = state.showing
+        if len(showing) == 1:
+            return list(_uses(state, *showing[0]))
         actions: list[Action] = []
-        for die, side in state.showing:
-            actions.extend(_uses(state, die, side))
+        for die, side in showing:
+            actions += _uses(state, die, side)
         return actions
     if phase == ROLL:
         return list(_roll_actions(min(state.gold[state.player], 2)))
@@ -258,26 +266,23 @@ def effective_side(sides: tuple[str, ...], index: int) -> str | None:
     return side
 
 
-def _uses(state: RattlebonesState, die: int, side: int) -> list[Action]:
+def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | list[Action]:
     seat = state.player
     sides = state.dice[seat * C.dice + die]
     effect = effective_side(sides, side)
     if effect is None or effect in _NO_CHOICE:
-        return [{"type": "use_die", "die": die}]
+        return _PLAIN_USE[die]
     if effect in PIP_STEPS:
-        return _moves(state, die, sides, (PIP_STEPS[effect],))
+        return _moves(state, die, sides, _STEPS[effect])
     if effect == RATTLEBONES:
         if state.rattlebones - 1 <= max(state.scores):
-            return [{"type": "use_die", "die": die}]  # the game ends before any pawn moves
-        return _moves(state, die, sides, (1,))
+            return _PLAIN_USE[die]  # the game ends before any pawn moves
+        return _moves(state, die, sides, _STEPS[RATTLEBONES])
     if effect == "9_pip":
-        return _moves(state, die, sides, range(1, 10))  # "from 1-9 spaces forward"
+        return _moves(state, die, sides, _STEPS[effect])  # "from 1-9 spaces forward"
     if effect == "roll_again":
-        unrolled = [other for other in range(C.dice) if not state.rolled >> other & 1]
         # "Any ROLL AGAIN sides showing when all dice have been rolled are disregarded."
-        return [{"type": "use_die", "die": die, "with": other} for other in unrolled] or [
-            {"type": "use_die", "die": die, "with": None}
-        ]
+        return _roll_again_uses(die, state.rolled)
     # THIEF: "one star or one gold or one stock ticket from each other player"; "If a player does not
     # have anything to steal, nothing can be stolen from him."
     choices = []
@@ -285,47 +290,70 @@ def _uses(state: RattlebonesState, die: int, side: int) -> list[Action]:
         if other == seat:
             continue
         have = (state.gold[other], state.stars[other], state.stock[other])
-        choices.append([take for take, count in zip(THIEF_TAKES, have) if count] or [None])
-    return [{"type": "use_die", "die": die, "steal": list(steal)} for steal in product(*choices)]
+        choices.append(tuple(take for take, count in zip(THIEF_TAKES, have) if count) or (None,))
+    return _thief_uses(die, tuple(choices))
 
 
 _NO_CHOICE = frozenset({"gold", "star", "train", "1234", "stock", "x2", "gamble", *POINTS})
+_PLAIN_USE = tuple(({"type": "use_die", "die": die},) for die in range(C.dice))
+_STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: (1,), "9_pip": tuple(range(1, 10))}
 
 
-def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances) -> list[Action]:
+@lru_cache(maxsize=64)
+def _roll_again_uses(die: int, rolled: int) -> tuple[Action, ...]:
+    unrolled = [other for other in range(C.dice) if not rolled >> other & 1]
+    return tuple({"type": "use_die", "die": die, "with": other} for other in unrolled) or (
+        {"type": "use_die", "die": die, "with": None},
+    )
+
+
+@lru_cache(maxsize=1024)
+def _thief_uses(die: int, choices: tuple[tuple[str | None, ...], ...]) -> tuple[Action, ...]:
+    return tuple({"type": "use_die", "die": die, "steal": list(steal)} for steal in product(*choices))
+
+
+def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances: tuple[int, ...]) -> list[Action]:
     seat = state.player
     base = seat * C.pawns
     board = state.board
+    pawns = state.pawns
+    supply = state.sides
     actions: list[Action] = []
-    for pawn in range(C.pawns):
-        start = state.pawns[base + pawn]
+    # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
+    # leaves ("from"), and two pawns on one space are one choice, not two.
+    for start in sorted(set(pawns[base:base + C.pawns])):
         for steps in distances:
             space = board[(start + steps) % SPACES]
             if space == STORE:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
-                for sell in range(state.stars[seat] + 1):
-                    actions.append({"type": "use_die", "die": die, "pawn": pawn, "steps": steps, "sell": sell})
+                actions += [
+                    {"type": "use_die", "die": die, "from": start, "steps": steps, "sell": sell}
+                    for sell in range(state.stars[seat] + 1)
+                ]
                 continue
-            for replace, new in _offers(space, sides, _available(state, space)):
-                actions.append(
-                    {"type": "use_die", "die": die, "pawn": pawn, "steps": steps, "replace_side": replace, "new_side": new}
-                )
+            if space == PLUS_ONE:
+                offers = _offers(space, sides, _points_available(supply))
+            else:
+                offers = _offers(space, sides, 1 if supply[space] else 0)
+            actions += [
+                {"type": "use_die", "die": die, "from": start, "steps": steps, "replace_side": replace, "new_side": new}
+                for replace, new in offers
+            ]
     return actions
 
 
-def _available(state: RattlebonesState, space: str) -> int:
-    """Which sides the landing can take from the supply ("If there is not a particular die side ...
-    available, then a player may not take it"): a bit per POINTS value for +1, else 0 or 1."""
-    sides = state.sides
-    if space == PLUS_ONE:
-        return sum(1 << value for value in range(5) if sides[POINTS[value]])
-    return 1 if sides[space] else 0
+def _points_available(supply: dict[str, int]) -> int:
+    """Which POINTS sides a +1 landing can take ("If the desired point action side is not available in
+    the supply, the player may not increase a point action side to that value"): a bit per value."""
+    return sum(1 << value for value in range(5) if supply[POINTS[value]])
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def _offers(space: str, sides: tuple[str, ...], available: int) -> tuple[tuple[int | None, str | None], ...]:
     """(side to replace, new side) pairs a landing space offers on the rolled die, "Do nothing" first.
-    Never the icon side (index 0); never a replacement that leaves the die as it was."""
+    Never the icon side (index 0); never a replacement that leaves the die as it was. `available`:
+    whether the supply has the side ("If there is not a particular die side ... available, then a
+    player may not take it"), a bit per POINTS value for +1."""
     offers: list[tuple[int | None, str | None]] = [(None, None)]
     if not available:
         return tuple(offers)
@@ -438,8 +466,21 @@ def _after_die(state: RattlebonesState) -> None:
         state.phase = DICE
     elif state.showing:
         state.phase = USE_DIE
+        _one_way(state)
     else:
         _end_of_turn(state)
+
+
+def _one_way(state: RattlebonesState) -> None:
+    """A last die that can be used in exactly one way (a GOLD, a POINTS side, a TRAIN, ...) is used
+    without asking: the player has no choice to make, so the game moves on by itself."""
+    showing = state.showing
+    if len(showing) == 1:
+        uses = _uses(state, *showing[0])
+        if len(uses) == 1:
+            _use_die(state, uses[0])
+        else:
+            state.legal_cache = list(uses)
 
 
 def _gamble(state: RattlebonesState, face: str) -> None:
@@ -458,8 +499,9 @@ def _gamble(state: RattlebonesState, face: str) -> None:
 def _move(state: RattlebonesState, slot: int, action: Action) -> None:
     """Move a pawn clockwise; the landing space offers its side for *this* die, or the store."""
     seat = state.player
-    pawn = seat * C.pawns + action["pawn"]
-    space_index = (state.pawns[pawn] + action["steps"]) % SPACES
+    start = action["from"]
+    pawn = state.pawns.index(start, seat * C.pawns, (seat + 1) * C.pawns)
+    space_index = (start + action["steps"]) % SPACES
     state.pawns[pawn] = space_index
     if state.board[space_index] == STORE:
         sell = action["sell"]
@@ -637,7 +679,7 @@ def _view(game: Rattlebones, state: RattlebonesState) -> View:
                 "gold": state.gold[other],
                 "stars": state.stars[other],
                 "stock": state.stock[other],
-                "pawns": state.pawns[other * C.pawns:(other + 1) * C.pawns],
+                "pawns": sorted(state.pawns[other * C.pawns:(other + 1) * C.pawns]),
                 "dice": [list(state.dice[other * C.dice + die]) for die in range(C.dice)],
             }
         )
