@@ -4,10 +4,10 @@ Action, The Gamble Die, Availability of die sides, stars and gold, GAME END).
 A turn: the player picks the dice to roll (one free, "one gold ... to roll one extra die", "two gold
 ... to roll all three"), the dice are rolled (a chance event), then he uses them one at a time "in
 the order of his choosing". One `use_die` action carries every choice that die asks for: which pawn
-(named by the space it stands on),
-how far (9-PIP), what to do on the landing space (which side of *that* die to replace, and with what),
-how many stars to sell at the store, whom to rob. `legal_actions` lists the whole product, and
-`apply_action` accepts exactly the listed actions, so a refused action never changes anything.
+(named by the space it stands on), how far (9-PIP), what to do on the landing space (which side of
+*that* die to replace, and with what), how many stars to sell at the store, whom to rob.
+`legal_actions` lists the whole product, and `apply_action` accepts exactly the listed actions, so a
+refused action never changes anything.
 docs/games/rattlebones.md lists every reading of an unclear sentence made here.
 """
 
@@ -41,7 +41,9 @@ C = CATALOGUE
 SPACES = len(C.spaces)
 TRACK = len(C.train_track)
 THIEF_TAKES = ("gold", "star", "stock")  # "(a) one star or (b) one gold or (c) one stock ticket"
-DOUBLED = frozenset({"gold", "star", *POINTS})  # x2: "gold, stars or points"
+# x2: "the number of gold, stars or points earned is doubled. This does NOT include the Gamble Die":
+# points earned by a die's own action (POINTS, TRAIN, 1234), the Gamble die excepted.
+DOUBLED = frozenset({"gold", "star", "train", "1234", *POINTS})
 GAME_END = "rattlebones"  # "the Rattlebones pawn and a player pawn meet or pass"
 FORFEIT = "forfeit"
 PIP_STEPS = {pip: int(pip) for pip in PIPS}
@@ -432,12 +434,14 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     elif effect == "train":
         # "earns a number of points equal to the space where the train currently sits. The player then
         # moves the train one space clockwise".
-        _score(state, seat, C.train_track[state.train])
+        earned = C.train_track[state.train]
+        _score(state, seat, earned)
         if state.phase != OVER:
             state.train = (state.train + 1) % TRACK
     elif effect == "1234":
         # "points equal to his place on the score track", ties sharing the better place.
-        _score(state, seat, 1 + sum(1 for score in state.scores if score > state.scores[seat]))
+        earned = 1 + sum(1 for score in state.scores if score > state.scores[seat])
+        _score(state, seat, earned)
     elif effect == "stock":
         _take_stock(state, seat)
     elif effect == "gamble":

@@ -67,3 +67,15 @@ def test_doubling_takes_only_what_the_supply_still_has() -> None:
     state = use_all(state)
     coins = act(state, {"type": "double", "die": 1})
     assert coins.gold == [1, 0] and coins.gold_supply == 0
+
+
+def test_x2_doubles_the_points_of_a_train_or_a_1234_too() -> None:
+    # The Gamble die is the one exception the rulebook names, so points a die's own action earns count.
+    sides = ("rattlebones", "x2", "train", "1234", "5", "6")
+    state = table(2, dice={0: sides, 1: sides}, gold=[1, 0], train=4)
+    state = roll(state, [0, 1], [1, 2])
+    state = use(state, 1)
+    assert state.scores == [8, 0] and state.train == 5
+    state = roll(table(2, dice={0: sides, 1: sides}, gold=[1, 0], scores=[0, 9]), [0, 1], [3, 1])
+    state = use(state, 0)
+    assert state.scores == [4, 9]  # second place: 2, doubled
