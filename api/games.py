@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from rest_framework import permissions, viewsets
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.response import Response
 
 from core.errors import NotFound
 from engines.errors import UnknownGame
 from engines.registry import all_games, get_game
+
+
+class GameOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    default = serializers.JSONField(help_text="Used when a match does not give the option.")
+    doc = serializers.CharField()
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    minimum = serializers.IntegerField(required=False)
+    maximum = serializers.IntegerField(required=False)
+
+
+class GameSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    version = serializers.CharField(help_text="The engine's version, stored with each match.")
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    rulebook = serializers.CharField()
+    has_chance = serializers.BooleanField()
+    has_hidden_information = serializers.BooleanField()
+    has_simultaneous_moves = serializers.BooleanField()
+    needs_deck = serializers.BooleanField()
+    options = GameOptionSerializer(many=True)
+    bots = serializers.ListField(child=serializers.CharField())
 
 
 class GameViewSet(viewsets.ViewSet):
@@ -16,9 +41,11 @@ class GameViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     lookup_value_regex = "[a-z0-9-]+"
 
+    @extend_schema(responses=GameSerializer(many=True))
     def list(self, request):
         return Response([game.describe() for game in all_games()])
 
+    @extend_schema(responses=GameSerializer)
     def retrieve(self, request, pk=None):
         try:
             return Response(get_game(pk).describe())
