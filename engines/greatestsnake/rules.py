@@ -31,6 +31,7 @@ from engines.greatestsnake.catalogue import (
     FASHIONABLE_BODIES,
     IS_REAL_RAT,
     KIND,
+    POWER_EFFECT,
     RAT_KING,
     SNAKES,
     SPEED,
@@ -270,11 +271,11 @@ def _pity(state: SnakeState, seat: int) -> bool:
     """The Pit-y Rule: "If you are the shortest snake or tied for shortest (but at least one player is
     ahead), and you are not currently digesting a rat, you may choose to draw the top rat out of the
     Pit instead of drawing from the Deck"."""
-    if not state.pit or state.digesting(seat):
+    if not state.pit:
         return False
     lengths = [len(body) for body in state.bodies]
     mine = lengths[seat]
-    return mine == min(lengths) and max(lengths) > mine
+    return mine == min(lengths) and max(lengths) > mine and not state.digesting(seat)
 
 
 def _draw_from_deck(state: SnakeState) -> None:
@@ -680,16 +681,19 @@ def _main_actions(state: SnakeState, seat: int) -> list[Action]:
     actions: list[Action] = []
     hand = state.hands[seat]
     gear = state.gear[seat]
-    free = [index for index, equipment in enumerate(gear) if equipment < 0]
+    free = None
     # "You can equip them only on your turn, by placing them directly over top of any Body Card"
     for card in hand:
         if KIND[card] == "equipment":
+            if free is None:
+                free = [index for index, equipment in enumerate(gear) if equipment < 0]
             for body in free:
                 actions.append({"type": "equip", "card": card, "body": body})
     _power_actions(state, seat, actions)
-    for equipment in gear:
-        if equipment >= 0:
-            actions.append({"type": "discard_equipment", "equipment": equipment})
+    if max(gear) >= 0:
+        for equipment in gear:
+            if equipment >= 0:
+                actions.append({"type": "discard_equipment", "equipment": equipment})
     if len(hand) > HAND_LIMIT:
         for card in hand:
             actions.append({"type": "discard", "card": card})
@@ -717,9 +721,9 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
     dodgeable: tuple[int, ...] | None = None
     hand = state.hands[seat]
     for card in hand:
-        if KIND[card] != "power":
+        effect = POWER_EFFECT[card]
+        if not effect:
             continue
-        effect = EFFECT[card]
         if effect == "glue":
             unglued = targets[0]
             if unglued is None:
