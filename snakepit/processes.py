@@ -110,3 +110,89 @@ def stop(process: subprocess.Popen, how: int = signal.SIGKILL) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+# --- the web server -----------------------------------------------------------------------------
+# waitress reads each request's headers and body in its event loop (a body past 512 KB goes to a
+# temporary file) and hands only a complete request to one of a fixed pool of threads: a client that
+# sends a byte a second holds a socket, never a thread, and a silent one is dropped after the channel
+# timeout. Each thread keeps at most one database connection (CONN_MAX_AGE), so the pool's size is
+# the web process's bound on connections. deploy/Procfile spells the same options out for
+# `waitress-serve`; change the two together (deploy/README.md documents the variables).
+WEB_DEFAULTS = {
+    # Seconds a connection may stay silent (nothing received, nothing sent) before it is closed.
+    "SNAKEPIT_WEB_CHANNEL_TIMEOUT": "30",
+    # Open connections past which the server stops accepting (the kernel's backlog queues the rest).
+    "SNAKEPIT_WEB_CONNECTION_LIMIT": "500",
+    # Bodies past this are refused before they are read (413). Above the API's own cap
+    # (SNAKEPIT_MAX_BODY_BYTES), so that a body a little too big gets the API's JSON error.
+    "SNAKEPIT_WEB_MAX_BODY_BYTES": str(1024 * 1024),
+}
+
+
+def web_setting(name: str) -> int:
+    return int(os.environ.get(name, "") or WEB_DEFAULTS[name])
+
+
+def web_command(
+    host: str, port: int, *, trusted_proxy: str = "", threads: int | None = None, channel_timeout: int | None = None,
+) -> list[str]:
+    """The web server (waitress) for `manage.py up` and the tests, listening on host:port, with
+    SNAKEPIT_WEB_THREADS threads and the SNAKEPIT_WEB_* limits unless told otherwise.
+
+    `trusted_proxy` is the address of a TLS proxy in front whose X-Forwarded-Proto and -For are
+    believed; from any other peer waitress strips those headers, so they cannot be forged."""
+    threads = threads or settings.SNAKEPIT_WEB_THREADS
+    channel_timeout = channel_timeout or web_setting("SNAKEPIT_WEB_CHANNEL_TIMEOUT")
+    listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    command = [
+        sys.executable, "-m", "waitress", f"--listen={listen}",
+        f"--threads={threads}",
+        f"--channel-timeout={channel_timeout}",
+        # How often silent connections are looked for: often enough to honour a short timeout.
+        f"--cleanup-interval={max(1, min(10, channel_timeout // 2))}",
+        f"--connection-limit={web_setting('SNAKEPIT_WEB_CONNECTION_LIMIT')}",
+        f"--max-request-body-size={web_setting('SNAKEPIT_WEB_MAX_BODY_BYTES')}",
+        # poll(), not select(): select cannot watch file descriptors past 1024.
+        "--asyncore-use-poll", "--ident=snakepit", "--no-expose-tracebacks",
+    ]
+    if trusted_proxy:
+        command += [f"--trusted-proxy={trusted_proxy}", "--trusted-proxy-headers=x-forwarded-proto x-forwarded-for"]
+    return [*command, "snakepit.wsgi:application"]
+
+
+def web_ready(host: str, port: int, process: subprocess.Popen, *, timeout: float = 60) -> None:
+    """Wait until the web server started as `process` accepts connections on host:port."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the web server exited with {process.returncode}")
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the web server did not listen on {host}:{port} within {timeout} s")
+
+
+@contextmanager
+def web_process(
+    env: dict[str, str], log: Path, *, host: str = "127.0.0.1", port: int, **options
+) -> Iterator[subprocess.Popen]:
+    """The web server (`web_command`'s, with its keyword `options`) in its own process group, ready
+    to answer on host:port, stopped on exit."""
+    with open(log, "ab") as out:
+        process = subprocess.Popen(
+            web_command(host, port, **options), cwd=settings.BASE_DIR, env={**os.environ, **env},
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    try:
+        try:
+            web_ready(host, port, process)
+        except RuntimeError as error:
+            raise RuntimeError(f"{error}; see {log}") from None
+        yield process
+    finally:
+        stop(process, signal.SIGTERM)

@@ -111,6 +111,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory: tests that use several connections at once (threads, a worker process)
     # then see one database, as the real service does.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+else:
+    # Each process names itself to the server (pg_stat_activity.application_name), so an operator
+    # sees whose connections they are: `manage.py up` and deploy/Procfile add -web, -worker, -beat.
+    DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(
+        "SNAKEPIT_DB_APPLICATION_NAME", "snakepit"
+    )
+# The web server answers on a fixed pool of this many threads (snakepit/processes.py, deploy/Procfile),
+# and each thread keeps at most one connection for CONN_MAX_AGE seconds: this is the most database
+# connections one web process holds, however many clients there are (deploy/README.md).
+SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and broker ---------------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""The web server as it runs: the real process (`snakepit.processes.web_process`, the command
+`manage.py up` starts, and deploy/Procfile's web line) on a free loopback port, against the test
+database. Slow clients cannot starve the others, silent ones are dropped, and a burst of requests
+holds no more database connections than the server has threads (that one on PostgreSQL: it runs
+under CI=true and skips on SQLite)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from snakepit.processes import database_url, stop, web_process, web_ready
+
+# A list that reads the database (a count and a page), so every answer takes a connection.
+ORDINARY = "/api/matches/?limit=1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(port: int, path: str = ORDINARY, connection_: http.client.HTTPConnection | None = None) -> int:
+    client = connection_ or http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    client.request("GET", path)
+    response = client.getresponse()
+    response.read()
+    if connection_ is None:
+        client.close()
+    return response.status
+
+
+@pytest.fixture
+def serve(transactional_db, tmp_path):
+    """Start the web server on a free loopback port, on this test's database; returns the port."""
+    with ExitStack() as stack:
+
+        def start(env: dict[str, str] | None = None, **options) -> int:
+            port = free_port()
+            environment = {"DATABASE_URL": database_url(), **(env or {})}
+            stack.enter_context(web_process(environment, tmp_path / f"web-{port}.log", port=port, **options))
+            return port
+
+        yield start
+
+
+def test_twenty_clients_sending_a_byte_a_second_do_not_hold_up_an_ordinary_request(serve):
+    # Fewer threads than slow clients: a server that gave each connection a thread would have none left.
+    port = serve(threads=4)
+    assert get(port) == 200  # the first request imports the URLconf: not what is measured
+    slow = []
+    try:
+        for _ in range(20):
+            client = socket.create_connection(("127.0.0.1", port), timeout=10)
+            client.sendall(
+                b"POST /api/matches/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 1000\r\n\r\n"
+            )
+            slow.append(client)
+        took = []
+        for _ in range(4):
+            second = time.monotonic()
+            for client in slow:
+                client.sendall(b" ")
+            started = time.monotonic()
+            assert get(port) == 200
+            took.append(time.monotonic() - started)
+            time.sleep(max(0.0, 1 - (time.monotonic() - second)))
+        assert max(took) < 1.0, took
+        for client in slow:  # each still connected, its request still being read: no answer, no close
+            client.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                client.recv(1)
+    finally:
+        for client in slow:
+            client.close()
+
+
+def test_a_silent_client_is_disconnected_after_the_channel_timeout(serve):
+    port = serve(channel_timeout=2)
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+        client.sendall(b"POST /api/matches/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n")
+        try:
+            received = client.recv(1024)
+        except ConnectionResetError:
+            received = b""
+        assert received == b""  # closed by the server (a hang would end in socket.timeout)
+    assert get(port) == 200
+
+
+def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_has_threads(serve):
+    if connection.vendor != "postgresql":
+        pytest.skip("counts PostgreSQL connections in pg_stat_activity (runs under CI=true)")
+    name = f"snakepit-test-web-{os.getpid()}"
+    threads, clients, each = 4, 40, 50
+    port = serve(threads=threads, env={"SNAKEPIT_DB_APPLICATION_NAME": name})
+
+    def server_connections() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [name])
+            return cursor.fetchone()[0]
+
+    def client(index: int) -> Counter:
+        # Half the clients keep their connection alive, half open one per request.
+        keep = http.client.HTTPConnection("127.0.0.1", port, timeout=60) if index % 2 else None
+        statuses = Counter(get(port, connection_=keep) for _ in range(each))
+        if keep is not None:
+            keep.close()
+        return statuses
+
+    peak = 0
+    with ThreadPoolExecutor(clients) as pool:
+        futures = [pool.submit(client, index) for index in range(clients)]
+        while not all(future.done() for future in futures):
+            peak = max(peak, server_connections())
+            time.sleep(0.02)
+    statuses = sum((future.result() for future in futures), Counter())
+    assert statuses == Counter({200: clients * each})
+    peak = max(peak, server_connections())
+    assert 1 <= peak <= threads, f"{peak} connections for {threads} threads"
+
+
+def procfile_command(kind: str) -> str:
+    text = (settings.BASE_DIR / "deploy" / "Procfile").read_text()
+    match = re.search(rf"^{kind}:\s*(.+)$", text, re.MULTILINE)
+    assert match, f"no {kind} process in deploy/Procfile"
+    return match.group(1)
+
+
+def test_the_procfile_web_process_serves_on_its_listen_variable(transactional_db, tmp_path):
+    command = procfile_command("web")
+    assert "waitress-serve" in shlex.split(command)
+    port = free_port()
+    env = {
+        **os.environ, "DATABASE_URL": database_url(), "SNAKEPIT_WEB_LISTEN": f"127.0.0.1:{port}",
+        "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    with open(tmp_path / "procfile-web.log", "ab") as log:
+        process = subprocess.Popen(
+            ["sh", "-c", command], cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        web_ready("127.0.0.1", port, process)
+        assert get(port) == 200
+    finally:
+        stop(process, signal.SIGTERM)
