@@ -32,6 +32,7 @@ from engines.rattlebones.catalogue import (
     PLUS_ONE,
     POINTS,
     RATTLEBONES,
+    SIDE_SPACES,
     STORE,
 )
 from engines.rattlebones.spec import SPEC
@@ -335,8 +336,12 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
                 continue
             if space == PLUS_ONE:
                 offers = _offers(space, sides, _points_available(supply))
+            elif not supply[space]:
+                offers = _NOTHING_OFFERED
+            elif space != ARROW and space not in sides:
+                offers = _EVERY_SIDE[space]  # the usual case: any of the five sides
             else:
-                offers = _offers(space, sides, 1 if supply[space] else 0)
+                offers = _offers(space, sides, 1)
             actions += [
                 {"type": "use_die", "die": die, "from": start, "steps": steps, "replace_side": replace, "new_side": new}
                 for replace, new in offers
@@ -348,6 +353,10 @@ def _points_available(supply: dict[str, int]) -> int:
     """Which POINTS sides a +1 landing can take ("If the desired point action side is not available in
     the supply, the player may not increase a point action side to that value"): a bit per value."""
     return sum(1 << value for value in range(5) if supply[POINTS[value]])
+
+
+_NOTHING_OFFERED: tuple[tuple[int | None, str | None], ...] = ((None, None),)
+_EVERY_SIDE = {space: ((None, None), *((index, space) for index in range(1, 6))) for space in SIDE_SPACES}
 
 
 @lru_cache(maxsize=16384)
@@ -408,8 +417,13 @@ def _roll(state: RattlebonesState, dice: list[int]) -> None:
 def _use_die(state: RattlebonesState, action: Action) -> None:
     seat = state.player
     die = action["die"]
-    index = next(side for showing, side in state.showing if showing == die)
-    state.showing = tuple(pair for pair in state.showing if pair[0] != die)
+    rest = []
+    for pair in state.showing:
+        if pair[0] == die:
+            index = pair[1]
+        else:
+            rest.append(pair)
+    state.showing = tuple(rest)
     slot = seat * C.dice + die
     effect = effective_side(state.dice[slot], index)
     earned = 0
