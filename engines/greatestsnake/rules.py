@@ -317,6 +317,15 @@ def _rat_king(state: SnakeState, seat: int, card: int) -> None:
     spaces[0] = card
 
 
+def _can_be_fed(state: SnakeState, seat: int) -> bool:
+    """Fake Rat needs what eating needs; asleep too unless the option feed_sleeping says otherwise."""
+    return (
+        state.spaces[seat][0] < 0
+        and state.glue[seat] < 0
+        and (state.awake[seat] or state.options.feed_sleeping)
+    )
+
+
 def _can_eat(state: SnakeState, seat: int) -> bool:
     """ "If your head is already covered (mouth is full) or you're asleep, you can't eat a rat"; nor
     with a glued mouth."""
@@ -516,8 +525,8 @@ def _resolve(state: SnakeState, entry: Entry) -> None:
     elif effect == "sleep":
         state.awake[entry.snake] = False
     elif effect == "feed":
-        # Fake Rat "is treated like other rats": it needs an empty, awake, unglued mouth.
-        if _can_eat(state, entry.snake):
+        # Fake Rat "is treated like other rats": it needs an empty, unglued (and awake) mouth.
+        if _can_be_fed(state, entry.snake):
             state.spaces[entry.snake][0] = card
             spent = False
     elif effect == "squeeze":
@@ -738,7 +747,7 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
         elif effect == "feed":
             hungry = targets[2]
             if hungry is None:
-                hungry = targets[2] = tuple(other for other in seats if _can_eat(state, other))
+                hungry = targets[2] = tuple(other for other in seats if _can_be_fed(state, other))
             actions.extend(_card_actions("play", card, "snake", hungry))
         elif effect == "dodge":
             if state.stack:

@@ -45,6 +45,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         ),
     ),
     OptionSpec(
+        name="feed_sleeping",
+        default=False,
+        doc=(
+            "May Fake Rat be fed to a sleeping snake? 'Sleeping snakes cannot eat rats' and Fake Rat 'is "
+            "treated like other rats' say no (false, the default); 'You are allowed to feed Fake Rat to a "
+            "snake whenever you want' can be read as yes (true). Either way the mouth must be empty and "
+            "unglued."
+        ),
+    ),
+    OptionSpec(
         name="round_limit",
         default=100,
         minimum=10,
@@ -78,6 +88,7 @@ class Options:
     expansion: bool
     first_player: int | None  # None: drawn by chance
     round_limit: int
+    feed_sleeping: bool
 
     @classmethod
     def from_resolved(cls, resolved: Mapping[str, Any], seats: int) -> Options:
@@ -90,11 +101,17 @@ class Options:
             raise InvalidOptions(
                 f"there is no seat {first_player} among {seats}", code="options/out_of_range"
             )
-        return cls(expansion=expansion, first_player=first_player, round_limit=resolved["round_limit"])
+        return cls(
+            expansion=expansion,
+            first_player=first_player,
+            round_limit=resolved["round_limit"],
+            feed_sleeping=resolved["feed_sleeping"],
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "expansion": self.expansion,
             "first_player": self.first_player,
             "round_limit": self.round_limit,
+            "feed_sleeping": self.feed_sleeping,
         }

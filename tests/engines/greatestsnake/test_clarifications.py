@@ -78,3 +78,16 @@ def test_nothing_can_be_played_during_digestion() -> None:
     assert GAME.decision(state).kind == "response"
     state = act(state, 1, {"type": "pass"})
     assert state.length(1) == 4 and state.active == 1 and GAME.decision(state).prompt == "main"
+
+
+def test_a_sleeping_snake_is_fed_fake_rat_only_with_the_option() -> None:
+    for option, snakes in ((False, {0, 2}), (True, {0, 1, 2})):
+        state = table(3, hands={0: [FAKE]}, feed_sleeping=option)
+        state.awake[1] = False
+        assert {
+            action["snake"] for action in GAME.legal_actions(state, 0) if action.get("card") == FAKE
+        } == snakes
+    state = table(3, hands={0: [FAKE]}, feed_sleeping=True)
+    state.awake[1] = False
+    state = pass_all(act(state, 0, {"type": "play", "card": FAKE, "snake": 1}))
+    assert state.spaces[1][0] == FAKE

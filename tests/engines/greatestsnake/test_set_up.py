@@ -89,4 +89,9 @@ def test_five_players_need_the_expansion() -> None:
 
 def test_the_spec_keeps_three_to_five_players() -> None:
     assert (GAME.spec.min_players, GAME.spec.max_players) == (3, 5)
-    assert {option.name for option in GAME.spec.options} == {"expansion", "first_player", "round_limit"}
+    assert {option.name for option in GAME.spec.options} == {
+        "expansion",
+        "first_player",
+        "feed_sleeping",
+        "round_limit",
+    }
