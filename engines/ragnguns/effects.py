@@ -18,7 +18,7 @@ from engines.ragnguns.spec import LOSING_WOUNDS
 from engines.ragnguns.state import RagnGunsState, Side
 
 SLOTS = (0, 1)
-_NO_CHOICE: list[dict[str, Any]] = [{}]
+NO_CHOICE: list[dict[str, Any]] = [{}]
 
 
 # -- the table -----------------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def options(
     """The choices this Effect can be played with now (a list of parameter dicts; [{}] when it needs
     none), or None when it cannot be played: a condition unmet, nothing to heal or pick."""
     if play.simple:
-        return _NO_CHOICE
+        return NO_CHOICE
     side = state.sides[actor]
     opponent = state.sides[1 - actor]
     choices: list[list[dict[str, Any]]] = []
@@ -313,7 +313,7 @@ def options(
         elif op == "move_wound" and (not side.shelter_wounds or alley_info(opponent) is None):
             return None
     if not choices:
-        return _NO_CHOICE
+        return NO_CHOICE
     if len(choices) == 1:
         return choices[0]
     return [{k: v for part in combo for k, v in part.items()} for combo in product(*choices)]

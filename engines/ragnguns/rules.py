@@ -11,6 +11,7 @@ engines/ragnguns/effects.py; every reading of an unclear rule is in docs/games/r
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -37,6 +38,7 @@ _PREBUILT = load_prebuilt(_CATALOGUE)
 ZONES = ("alley", "shelter")
 
 _FIRST_REQUEST = ChanceRequest.choice("first_player", size=2)
+_ONE_CHOICE: list[dict[str, Any]] = fx.NO_CHOICE  # an Effect played with no choice to make
 _SHUFFLE_REQUESTS: dict[int, ChanceRequest] = {}
 
 
@@ -51,6 +53,17 @@ def _prebuilt_actions(fmt: str) -> list[Action]:
 
 
 _BRING: dict[str, list[Action]] = {key: _prebuilt_actions(key) for key in _FORMATS}
+
+
+@lru_cache(maxsize=256)
+def _checked(
+    fmt: str, gunslinger: str, cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], str, tuple[str, ...]]:
+    """The deck checker's verdict (violation codes, canonical gunslinger and cards), remembered: the
+    same few decks are brought again and again (ladders, bots)."""
+    check = check_deck(_CATALOGUE, _FORMATS[fmt], gunslinger, list(cards))
+    codes = tuple(sorted({violation.code for violation in check.violations}))
+    return codes, check.gunslinger, tuple(check.cards)
 
 
 def _locate(side: Side, card: Any) -> str | None:
@@ -188,16 +201,20 @@ class RagnGuns(Game[RagnGunsState]):
     def _playable(
         self, state: RagnGunsState, seat: int, only: Any = None
     ) -> list[tuple[str, str, Play, list[dict[str, Any]]]]:
-        """Every Effect the player may play now: (card, where, Effect, choices); `only`: of that card."""
+        """Every Effect the player may play now: (card, where, Effect, choices); `only`: of that card.
+
+        Sources: ACTIONS in hand ("They can be played directly from your hand"), and cards in play --
+        the top of each Hideout slot, the Alley, the Shelter, the GUNSLINGER. A TRAP's Effect applies
+        only when its victim does nothing, so it is never played (`Info.plays` of a TRAP is skipped)."""
         side = state.sides[seat]
-        found = []
+        found: list[tuple[str, str, Play, list[dict[str, Any]]]] = []
         sources: list[tuple[str, str]] = [
             (card, "hand") for card in side.hand if CARDS[card].type == "ACTION"
         ]
-        hideout = side.hideout
-        if hideout[0] and hideout[0][-1] not in side.face_down:
+        hideout, face_down = side.hideout, side.face_down
+        if hideout[0] and hideout[0][-1] not in face_down:
             sources.append((hideout[0][-1], "hideout0"))
-        if hideout[1] and hideout[1][-1] not in side.face_down:
+        if hideout[1] and hideout[1][-1] not in face_down:
             sources.append((hideout[1][-1], "hideout1"))
         if side.alley is not None:
             sources.append((side.alley, "alley"))
@@ -207,23 +224,27 @@ class RagnGuns(Game[RagnGunsState]):
         if only is not None:
             sources = [source for source in sources if source[0] == only]
         discounts = fx.lasting(side, "discount")
-        used = side.used
+        used, bullets, belt = side.used, side.bullets, side.belt
         for card, where in sources:
             info = CARDS[card]
             if info.type == "TRAP":
-                continue  # a TRAP's Effect applies only when its victim does nothing
+                continue
             for play in info.plays:
                 if play.once_per_turn and (card, play.index) in used:
                     continue
                 zone = play.zone
-                if zone == "HAND" and where != "hand":
+                if zone is not None:
+                    if zone == "HAND" and where != "hand":
+                        continue
+                    if zone == "HIDEOUT" and not where.startswith("hideout"):
+                        continue
+                if discounts or play.readings:
+                    cost = fx.effect_cost(state, side, card, play, discounts)
+                else:
+                    cost = play.cost
+                if cost > (belt if play.from_belt else bullets):
                     continue
-                if zone == "HIDEOUT" and not where.startswith("hideout"):
-                    continue
-                cost = fx.effect_cost(state, side, card, play, discounts)
-                if cost > (side.belt if play.from_belt else side.bullets):
-                    continue
-                choices = fx.options(state, seat, play)
+                choices = _ONE_CHOICE if play.simple else fx.options(state, seat, play)
                 if choices is not None:
                     found.append((card, where, play, choices))
         return found
@@ -241,34 +262,47 @@ class RagnGuns(Game[RagnGunsState]):
         side = state.sides[seat]
         opponent = state.sides[1 - seat]
         actions: list[Action] = []
+        append = actions.append
         bullets = side.bullets
+        hand = side.hand
+        hideout, face_down = side.hideout, side.face_down
+        tops = [slot[-1] for slot in hideout if slot]
         # PLACE, from the hand or the top of a Hideout slot
-        sources = list(side.hand)
-        sources += [card for card in side.hideout_tops() if card not in side.face_down]
-        for card in sources:
+        zones = ("shelter",) if side.in_alley else ZONES
+        has_trap = False
+        for card in (*hand, *tops):
             info = CARDS[card]
-            if not info.placeable or info.cost > bullets:
+            if not info.placeable:
+                if info.type == "TRAP":
+                    has_trap = True
                 continue
-            for zone in ZONES:
-                if zone == "alley" and side.in_alley:
-                    continue
+            if info.cost > bullets or card in face_down:
+                continue
+            if not info.on_place:
+                for zone in zones:
+                    append({"type": "place", "card": card, "zone": zone})
+                continue
+            for zone in zones:
                 for choice in self._place_choices(state, seat, card, zone):
-                    actions.append({"type": "place", "card": card, "zone": zone, **choice})
+                    append({"type": "place", "card": card, "zone": zone, **choice})
         # TRAPS: the cost X is chosen, at least one Bullet
-        if bullets and self._traps_at_hand(side) and not fx.lasting(opponent, "no_opponent_traps"):
+        if bullets and has_trap and not fx.lasting(opponent, "no_opponent_traps"):
             actions.extend({"type": "trap", "bullets": x} for x in range(1, bullets + 1))
         for card, _, play, choices in self._playable(state, seat):
+            if choices is _ONE_CHOICE:
+                append({"type": "play", "card": card, "effect": play.index})
+                continue
             for choice in choices:
-                actions.append({"type": "play", "card": card, "effect": play.index, **choice})
-        if side.gunfights and bullets:
+                append({"type": "play", "card": card, "effect": play.index, **choice})
+        if side.gunfights and bullets and (side.alley is not None or side.in_alley):
             power = fx.firepower(side, opponent)
             actions.extend({"type": "gunfight", "bullets": n} for n in range(1, min(power, bullets) + 1))
-        if not side.in_alley and fx.is_ready(side):
-            actions.append({"type": "ready"})
-        for card in [*side.hand, *side.hideout_tops(), side.alley, side.shelter]:
+        if not side.in_alley and (side.ready or fx.is_ready(side)):
+            append({"type": "ready"})
+        for card in (*hand, *tops, side.alley, side.shelter):
             if card is not None:
-                actions.append({"type": "discard", "card": card})
-        actions.append({"type": "end_turn"})
+                append({"type": "discard", "card": card})
+        append({"type": "end_turn"})
         return actions
 
     # --- changing -----------------------------------------------------------------------------------------
@@ -290,12 +324,11 @@ class RagnGuns(Game[RagnGunsState]):
         gunslinger, cards = action.get("gunslinger"), action.get("cards")
         if type(gunslinger) is not str or type(cards) is not list or any(type(c) is not str for c in cards):
             raise IllegalAction("a deck is a gunslinger id and a list of card ids", code="deck/malformed")
-        check = check_deck(_CATALOGUE, _FORMATS[state.format], gunslinger, cards)
-        if not check.legal:
-            codes = sorted({violation.code for violation in check.violations})
+        codes, normal_gunslinger, normal_cards = _checked(state.format, gunslinger, tuple(sorted(cards)))
+        if codes:
             raise IllegalAction(f"illegal deck: {', '.join(codes)}", code="deck/illegal")
-        state.decks[seat] = tuple(check.cards)  # canonical: sorted ids
-        state.sides[seat].gunslinger = check.gunslinger
+        state.decks[seat] = normal_cards  # canonical: sorted ids
+        state.sides[seat].gunslinger = normal_gunslinger
         if state.decks[1 - seat] is not None:
             if state.first_option == FIRST_RANDOM:
                 state.phase = "first_player"
