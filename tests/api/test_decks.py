@@ -267,6 +267,28 @@ def test_a_card_formats_and_prebuilt_decks(client_for):
 # -- saved decks -----------------------------------------------------------------------------------------
 
 
+def test_each_card_shows_its_provenance_per_field_and_its_effects_as_data(client_for):
+    client = client_for()
+    machete = client.get("/api/ragnguns/cards/machete/").json()
+    assert machete["provenance"] == {
+        "type": "printed",
+        "cost": "printed",
+        "firepower": "printed",
+        "durability": "printed",
+        "keywords": "printed",
+        "signature": "designed",
+    }
+    sisters = client.get("/api/ragnguns/cards/sisters/").json()
+    assert (sisters["provenance"]["firepower"], sisters["provenance"]["durability"]) == ("printed", "example")
+    improvise = client.get("/api/ragnguns/cards/improvise/").json()
+    (effect,) = improvise["effects"]
+    assert effect["readings"] == {"by_paying_one": 1, "so_i_pay_nothing": 0}
+    assert effect["do"] == [{"op": "pick", "keywords": ["MELEE"]}]
+    assert effect["provenance"]["cost"] == "printed"
+    listed = client.get("/api/ragnguns/cards/", {"search": "whip"}).json()["results"]
+    assert listed[0]["effects"][0]["provenance"]["do"] == "printed"
+
+
 def test_a_saved_deck_belongs_to_its_owner_and_is_read_by_share_id(users, client_for):
     alice, bob, anonymous = client_for(users["alice"]), client_for(users["bob"]), client_for()
     deck = create(
