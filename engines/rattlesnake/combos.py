@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 SET = "set"
 RUN = "run"
@@ -47,6 +48,11 @@ NO_COMBO = Combo(None, ())
 
 def strongest(values: Iterable[int | None], *, run_beats_set: bool = False) -> Combo:
     """The strongest combo among the numbers played (None: a card with no number)."""
+    return _strongest(tuple(values), run_beats_set)
+
+
+@lru_cache(maxsize=8192)  # the same handful of numbers come up again and again
+def _strongest(values: tuple[int | None, ...], run_beats_set: bool) -> Combo:
     counts: dict[int, int] = {}
     for value in values:
         if value is not None:

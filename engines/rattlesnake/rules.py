@@ -25,7 +25,7 @@ from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlesnake.catalogue import CATALOGUE, COMBAT_ABILITIES, HIT
-from engines.rattlesnake.combos import attacker_wins, strongest
+from engines.rattlesnake.combos import Combo, attacker_wins, strongest
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
     CHANCE_PHASES,
@@ -47,6 +47,7 @@ from engines.rattlesnake.state import (
 )
 
 NO_HITS = "no_hits"
+_CACHE = 1 << 16  # bound of each cache below (hands and numbers met in practice: a few thousand)
 FORFEIT = "forfeit"
 
 # The number on each card; Hits and saloon cards have none.
@@ -59,6 +60,8 @@ RANK: dict[str, int] = {**{name: value for name, value in VALUE.items()}, HIT: H
 RANK.update({card.name: HIGH + 2 + index for index, card in enumerate(CATALOGUE.actions)})
 CARDS = frozenset(RANK)
 PLAYER_CARDS = CATALOGUE.player_cards()
+ACTION_CARDS = CATALOGUE.action_cards
+SHUFFLED_EVENTS = CATALOGUE.shuffled_events
 TAKE_COVER = frozenset(name for name, ability in ABILITY.items() if ability == "cancel")
 
 # The fields of each action, exactly (an ability's fields depend on its kind).
@@ -147,9 +150,9 @@ class Rattlesnake(Game[RattlesnakeState]):
     def chance_request(self, state: RattlesnakeState) -> ChanceRequest:
         phase = state.phase
         if phase == SALOON_ACTIONS:
-            return _shuffle(phase, len(CATALOGUE.action_cards))
+            return _shuffle(phase, len(ACTION_CARDS))
         if phase == SALOON_EVENTS:
-            return _shuffle(phase, len(CATALOGUE.shuffled_events))
+            return _shuffle(phase, len(SHUFFLED_EVENTS))
         if phase == SALOON_PILE:
             return _shuffle(phase, len(state.piles[state.shuffling]))
         if phase == PLAYER_DECK:
@@ -168,10 +171,12 @@ class Rattlesnake(Game[RattlesnakeState]):
         if phase == MAIN:
             actions: list[Action] = []
             if _can_buy(state):
-                actions += _buy_actions(hand, _buyable(state.saloon), state.rules.buy_cost)
+                for card in state.buyable:
+                    actions += _buy_actions_of(hand, card, state.rules.buy_cost)
             if not state.attacked and hand:
                 actions += _attack_actions(hand)
-            actions += _use_actions(state, seat)
+            if _holds_saloon_card(hand):
+                actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
@@ -246,9 +251,10 @@ class Rattlesnake(Game[RattlesnakeState]):
             # "Shuffle the saloon action cards and deal 5 face up to the saloon. Divide the remaining
             # saloon action cards into 2 face down piles of 4 cards each, returning the 2 leftover
             # action cards to the box unseen."
-            cards = [CATALOGUE.action_cards[i] for i in perm]
+            cards = [ACTION_CARDS[i] for i in perm]
             slots, per_pile = CATALOGUE.saloon_slots, CATALOGUE.pile_actions
             state.saloon = tuple(cards[:slots])
+            state.buyable = _buyable(state.saloon)
             state.piles = tuple(
                 tuple(cards[slots + p * per_pile : slots + (p + 1) * per_pile])
                 for p in range(CATALOGUE.piles)
@@ -257,7 +263,7 @@ class Rattlesnake(Game[RattlesnakeState]):
             state.phase = SALOON_EVENTS
         elif phase == SALOON_EVENTS:
             # "Shuffle 2 events face down into each pile, returning the 1 leftover event card to the box".
-            events = [CATALOGUE.shuffled_events[i] for i in perm]
+            events = [SHUFFLED_EVENTS[i] for i in perm]
             per_pile = CATALOGUE.pile_events
             state.piles = tuple(
                 pile + tuple(events[p * per_pile : (p + 1) * per_pile]) for p, pile in enumerate(state.piles)
@@ -280,7 +286,7 @@ class Rattlesnake(Game[RattlesnakeState]):
         elif phase == PLAYER_DECK:
             # "Take, shuffle, and place one deck of player action cards ... face down in front of you".
             deck = state.decks[state.shuffling]
-            state.decks = _replace(state.decks, state.shuffling, tuple(deck[i] for i in perm))
+            state.decks = _pair(state.decks, state.shuffling, tuple(deck[i] for i in perm))
             if state.shuffling == 0:
                 state.shuffling = 1
                 return
@@ -294,8 +300,8 @@ class Rattlesnake(Game[RattlesnakeState]):
             # create a new deck."
             seat = state.shuffling
             discard = state.discards[seat]
-            state.decks = _replace(state.decks, seat, tuple(discard[i] for i in perm))
-            state.discards = _replace(state.discards, seat, ())
+            state.decks = _pair(state.decks, seat, tuple(discard[i] for i in perm))
+            state.discards = _pair(state.discards, seat, ())
             _draw_up(state)
 
     def apply_forfeit(self, state: RattlesnakeState, seat: int, reason: str) -> None:
@@ -333,6 +339,11 @@ def _replace(items: tuple, index: int, value: Any) -> tuple:
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def _pair(items: tuple, seat: int, value: Any) -> tuple:
+    """A per-seat pair with one seat's entry replaced (the common, cheap case of `_replace`)."""
+    return (value, items[1]) if seat == 0 else (items[0], value)
+
+
 def _sorted(cards) -> tuple[str, ...]:
     return tuple(sorted(cards, key=RANK.__getitem__))
 
@@ -355,8 +366,8 @@ def _draw_up(state: RattlesnakeState) -> None:
         need = hand_size - len(hand)
         if need > 0 and deck:
             taken = deck[-need:]
-            state.decks = _replace(state.decks, seat, deck[: len(deck) - len(taken)])
-            state.hands = _replace(state.hands, seat, _sorted(hand + taken))
+            state.decks = _pair(state.decks, seat, deck[: len(deck) - len(taken)])
+            state.hands = _pair(state.hands, seat, _sorted(hand + taken))
             need -= len(taken)
         if need > 0 and state.discards[seat]:
             state.phase, state.shuffling = SHUFFLE_DISCARD, seat
@@ -376,7 +387,14 @@ def _main(state: RattlesnakeState) -> None:
     _end_turn(state)
 
 
+def _holds_saloon_card(hand: tuple[str, ...]) -> bool:
+    # Hands are kept in canonical order, saloon cards last.
+    return bool(hand) and hand[-1] in ABILITY
+
+
 def _can_use_in_main(state: RattlesnakeState, seat: int) -> bool:
+    if not _holds_saloon_card(state.hands[seat]):
+        return False
     discard = state.discards[seat]
     for card in state.hands[seat]:
         ability = ABILITY.get(card)
@@ -397,9 +415,7 @@ def _end_turn(state: RattlesnakeState) -> None:
 
 def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
     """The action cards on offer, each name once ("It cannot be bought": events never are)."""
-    return tuple(
-        sorted({card for card in saloon if card is not None and card in ABILITY}, key=RANK.__getitem__)
-    )
+    return tuple(sorted({card for card in saloon if card in ABILITY}, key=RANK.__getitem__))
 
 
 def _can_buy(state: RattlesnakeState) -> bool:
@@ -407,7 +423,7 @@ def _can_buy(state: RattlesnakeState) -> bool:
     return (
         not state.bought
         and len(state.hands[state.active]) >= state.rules.buy_cost
-        and any(card is not None and card in ABILITY for card in state.saloon)
+        and bool(state.buyable)
     )
 
 
@@ -418,41 +434,42 @@ def _buy(state: RattlesnakeState, seat: int, action: Action) -> None:
     if not isinstance(card, str) or card not in ABILITY or card not in state.saloon:
         raise IllegalAction(f"{card!r} is not an action card in the saloon", code="buy/not_in_saloon")
     cost = state.rules.buy_cost
-    discard = _cards_from_hand(state.hands[seat], action["discard"], "buy")
+    discard, left = _cards_from_hand(state.hands[seat], action["discard"], "buy")
     if len(discard) != cost:
         raise IllegalAction(f"buying takes discarding exactly {cost} cards", code="buy/wrong_discard")
     # "discard any 2 cards (action or Hits) from your hand to take any action card from the saloon. Put
     # the bought card in your hand, then refill the empty saloon slot with the top card".
-    hand = list(state.hands[seat])
-    for name in discard:
-        hand.remove(name)
-    hand.append(card)
-    state.hands = _replace(state.hands, seat, _sorted(hand))
-    state.discards = _replace(state.discards, seat, state.discards[seat] + discard)
+    state.hands = _pair(state.hands, seat, _sorted(left + (card,)))
+    state.discards = _pair(state.discards, seat, state.discards[seat] + discard)
     slot = state.saloon.index(card)
     refill = state.saloon_deck[-1] if state.saloon_deck else None
     state.saloon_deck = state.saloon_deck[:-1]
     state.saloon = _replace(state.saloon, slot, refill)
+    state.buyable = _buyable(state.saloon)
     if refill is not None and refill in EVENTS:
         # "If you add an event to the saloon, its text immediately comes into effect ... It cannot be
         # bought and will never be replaced."
         state.rules = rules_with(tuple(name for name in state.saloon if name in EVENTS))
+    state.owned = _pair(state.owned, seat, state.owned[seat] + 1)
     state.bought = True
     _main(state)
 
 
-def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[str, ...]:
-    """The named cards, checked to be in the hand (as many of each as named), in canonical order."""
-    if type(cards) is not list or any(type(name) is not str or name not in CARDS for name in cards):
+def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The named cards, checked to be in the hand (as many of each as named), in canonical order, and
+    the hand without them."""
+    if type(cards) is not list:
         raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
     left = list(hand)
     for name in cards:
+        if type(name) is not str or name not in CARDS:
+            raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
         if name not in left:
             raise IllegalAction(
                 f"{name!r} is not in your hand (as many times as named)", code=f"{area}/not_in_hand"
             )
         left.remove(name)
-    return _sorted(cards)
+    return _sorted(cards), tuple(left)
 
 
 # --- attacking ----------------------------------------------------------------------------------------
@@ -461,11 +478,11 @@ def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[str,
 def _attack(state: RattlesnakeState, seat: int, cards: Any) -> None:
     if state.attacked:
         raise IllegalAction("one attack a turn", code="attack/already_attacked")
-    played = _cards_from_hand(state.hands[seat], cards, "attack")
+    played, left = _cards_from_hand(state.hands[seat], cards, "attack")
     if not played:
         raise IllegalAction("The attacker must always play at least 1 card.", code="attack/no_cards")
     # "The attacker selects cards from their hand and plays them face down".
-    state.hands = _replace(state.hands, seat, _without(state.hands[seat], played))
+    state.hands = _pair(state.hands, seat, left)
     state.attack, state.attack_values = played, tuple(VALUE.get(name) for name in played)
     state.attacked = True
     state.phase = DEFEND
@@ -473,12 +490,12 @@ def _attack(state: RattlesnakeState, seat: int, cards: Any) -> None:
 
 def _defend(state: RattlesnakeState, seat: int, cards: Any) -> None:
     hand = state.hands[seat]
-    played = _cards_from_hand(hand, cards, "defend")
+    played, left = _cards_from_hand(hand, cards, "defend")
     least = min(state.rules.defender_min, len(hand))
     if len(played) < least:
         raise IllegalAction(f"the defender must play at least {least} card(s)", code="defend/too_few_cards")
     # "The defender may choose to play no cards."
-    state.hands = _replace(state.hands, seat, _without(hand, played))
+    state.hands = _pair(state.hands, seat, left)
     state.defense, state.defense_values = played, tuple(VALUE.get(name) for name in played)
     _reveal(state)
 
@@ -494,6 +511,8 @@ def _owns_ability_card(state: RattlesnakeState, seat: int, names: frozenset[str]
     """Whether the seat has a saloon card (of `names`) in its hand or deck. Which cards a player bought,
     used, played and discarded is all public, so asking a seat on this ground tells nobody anything
     about its hand (asking only seats with a card in hand would)."""
+    if not state.owned[seat]:
+        return False  # the common case, early on: it never bought a card, or used them all
     for zone in (state.hands[seat], state.decks[seat]):
         for card in zone:
             if (card in ABILITY) if names is None else (card in names):
@@ -509,13 +528,19 @@ def _reveal(state: RattlesnakeState) -> None:
         _declare(state)
 
 
+@lru_cache(maxsize=_CACHE)
+def _contest(attack_values: tuple, defense_values: tuple, run_beats_set: bool) -> tuple[Combo, Combo, bool]:
+    """Both strongest combos and whether the attacker's wins (the same few numbers recur: cached)."""
+    attack = strongest(attack_values, run_beats_set=run_beats_set)
+    defense = strongest(defense_values, run_beats_set=run_beats_set)
+    return attack, defense, attacker_wins(attack, defense, run_beats_set=run_beats_set)
+
+
 def _declare(state: RattlesnakeState) -> None:
     """Steps 4 and 5: declare the winning combo, take the Hit, discard every played card."""
     rules = state.rules
-    attack = strongest(state.attack_values, run_beats_set=rules.run_beats_set)
-    defense = strongest(state.defense_values, run_beats_set=rules.run_beats_set)
+    attack, defense, won = _contest(state.attack_values, state.defense_values, rules.run_beats_set)
     attacker, defender = state.active, 1 - state.active
-    won = attacker_wins(attack, defense, run_beats_set=rules.run_beats_set)
     taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
     # "If the attacker wins, the defender takes 1 Hit from in front of them and places it in their
     # discard." Then "Discard all played cards to their owner's discard, including any not in the combos."
@@ -523,15 +548,15 @@ def _declare(state: RattlesnakeState) -> None:
     discards[attacker] = discards[attacker] + state.attack
     discards[defender] = discards[defender] + state.defense + (HIT,) * taken
     state.discards = tuple(discards)
-    state.hits = _replace(state.hits, defender, state.hits[defender] - taken)
+    state.hits = _pair(state.hits, defender, state.hits[defender] - taken)
     state.last_attack = AttackRecord(
         attacker=attacker,
         attack=state.attack,
         attack_values=state.attack_values,
         defense=state.defense,
         defense_values=state.defense_values,
-        attack_combo=attack.to_json(),
-        defense_combo=defense.to_json(),
+        attack_combo=attack,
+        defense_combo=defense,
         attacker_won=won,
         hits_taken=taken,
     )
@@ -561,7 +586,7 @@ def _use(state: RattlesnakeState, seat: int, action: Action) -> None:
     if card not in hand:
         raise IllegalAction(f"{card!r} is not in your hand", code="ability/not_in_hand")
     pending = _check_use(state, seat, card, ability, action)
-    state.hands = _replace(state.hands, seat, _without(hand, (card,)))
+    state.hands = _pair(state.hands, seat, _without(hand, (card,)))
     if state.phase != RESPOND:
         state.resume = state.phase
     state.stack = state.stack + (pending,)
@@ -648,10 +673,13 @@ def _resolve_top(state: RattlesnakeState) -> None:
         cancelled = state.stack[-2]
         state.stack = state.stack[:-2]
         state.graveyard = state.graveyard + (cancelled.card, top.card)
+        _used(state, cancelled.seat)
+        _used(state, top.seat)
     else:
         state.stack = state.stack[:-1]
         _resolve(state, top)
         state.graveyard = state.graveyard + (top.card,)
+        _used(state, top.seat)
     if state.stack:
         _after_push(state)
         return
@@ -663,20 +691,25 @@ def _resolve_top(state: RattlesnakeState) -> None:
         _main(state)
 
 
+def _used(state: RattlesnakeState, seat: int) -> None:
+    """A card used for its ability left its owner for the graveyard."""
+    state.owned = _pair(state.owned, seat, state.owned[seat] - 1)
+
+
 def _resolve(state: RattlesnakeState, pending: Pending) -> None:
     seat, ability = pending.seat, pending.ability
     if ability == "patch_up":
         discard = list(state.discards[seat])
         discard.remove(HIT)
-        state.discards = _replace(state.discards, seat, tuple(discard))
-        state.hits = _replace(state.hits, seat, state.hits[seat] + 1)
+        state.discards = _pair(state.discards, seat, tuple(discard))
+        state.hits = _pair(state.hits, seat, state.hits[seat] + 1)
         return
     if ability == "scavenge":
         assert pending.pick is not None
         discard = list(state.discards[seat])
         del discard[len(discard) - 1 - discard[::-1].index(pending.pick)]  # the topmost such card
-        state.discards = _replace(state.discards, seat, tuple(discard))
-        state.hands = _replace(state.hands, seat, _sorted(state.hands[seat] + (pending.pick,)))
+        state.discards = _pair(state.discards, seat, tuple(discard))
+        state.hands = _pair(state.hands, seat, _sorted(state.hands[seat] + (pending.pick,)))
         return
     mine_attack = seat == state.active
     yours, theirs = _sides(state, seat)
@@ -698,7 +731,7 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
         removed = cards[index]
         cards = cards[:index] + cards[index + 1 :]
         theirs = theirs[:index] + theirs[index + 1 :]
-        state.discards = _replace(state.discards, owner, state.discards[owner] + (removed,))
+        state.discards = _pair(state.discards, owner, state.discards[owner] + (removed,))
         if mine_attack:
             state.defense = cards
         else:
@@ -712,7 +745,6 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
 # --- legal actions (built once per hand and shared; `legal_actions` hands out new lists) -------------
 
 
-_CACHE = 1 << 16  # distinct hands met in practice: a few thousand; bounded for long-lived processes
 
 
 @lru_cache(maxsize=_CACHE)
@@ -751,13 +783,6 @@ def _buy_actions_of(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action
     )
 
 
-def _buy_actions(hand: tuple[str, ...], buyable: tuple[str, ...], cost: int) -> list[Action]:
-    actions: list[Action] = []
-    for card in buyable:
-        actions += _buy_actions_of(hand, card, cost)
-    return actions
-
-
 @lru_cache(maxsize=64)
 def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple({"type": "use", "card": card} for card in sorted(TAKE_COVER & set(hand)))
@@ -766,6 +791,8 @@ def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
 def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     actions: list[Action] = []
+    if not _holds_saloon_card(hand):
+        return actions
     done: set[str] = set()
     for card in hand:
         ability = ABILITY.get(card)

@@ -10,8 +10,10 @@ card by its catalogue name ("switch-up"). A deck is a tuple whose last card is t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engines.protocol import EngineState
+from engines.rattlesnake.combos import Combo
 from engines.rattlesnake.spec import Options
 
 # The moments of a match; each is also the prompt of the matching `Decision`.
@@ -70,17 +72,17 @@ class Pending:
         return payload
 
 
-@dataclass(frozen=True)
-class AttackRecord:
-    """The last attack once declared, kept for everyone to see until the next one."""
+class AttackRecord(NamedTuple):
+    """The last attack once declared, kept for everyone to see until the next one (a named tuple:
+    one is made per attack, and a frozen dataclass is slower to build)."""
 
     attacker: int
     attack: tuple[str, ...]
     attack_values: tuple[int | None, ...]
     defense: tuple[str, ...]
     defense_values: tuple[int | None, ...]
-    attack_combo: dict
-    defense_combo: dict
+    attack_combo: Combo
+    defense_combo: Combo
     attacker_won: bool
     hits_taken: int
 
@@ -92,8 +94,8 @@ class AttackRecord:
             "attack_values": list(self.attack_values),
             "defense": list(self.defense),
             "defense_values": list(self.defense_values),
-            "attack_combo": self.attack_combo,
-            "defense_combo": self.defense_combo,
+            "attack_combo": self.attack_combo.to_json(),
+            "defense_combo": self.defense_combo.to_json(),
             "winner": "attacker" if self.attacker_won else "defender",
             "hits_taken": self.hits_taken,
         }
@@ -108,7 +110,9 @@ class RattlesnakeState(EngineState):
     hands: tuple[tuple[str, ...], ...] = ((), ())  # each kept in the canonical card order
     discards: tuple[tuple[str, ...], ...] = ((), ())  # face up; the last card is the top
     hits: tuple[int, ...] = (0, 0)  # Hit cards still in front of each player
+    owned: tuple[int, ...] = (0, 0)  # saloon cards each player bought and has not yet used
     saloon: tuple[str | None, ...] = ()  # the face-up slots (None: empty, the saloon deck ran out)
+    buyable: tuple[str, ...] = ()  # the action cards among them, each name once, in canonical order
     saloon_deck: tuple[str, ...] = ()
     piles: tuple[tuple[str, ...], ...] = ()  # set-up only: the two piles before they are stacked
     out_of_game: tuple[str, ...] = ()  # "returning the 2 leftover action cards to the box unseen"

@@ -11,7 +11,7 @@ from typing import Any
 from engines.protocol import Event
 from engines.rattlesnake import GAME
 from engines.rattlesnake.catalogue import CATALOGUE, HIT
-from engines.rattlesnake.rules import EVENTS, _sorted, rules_with
+from engines.rattlesnake.rules import ABILITY, EVENTS, _buyable, _sorted, rules_with
 from engines.rattlesnake.state import MAIN, RattlesnakeState
 
 
@@ -66,7 +66,13 @@ def table(
     state.saloon_deck = tuple(saloon_deck or [])
     state.hits = hits
     state.active = active
+    state.buyable = _buyable(state.saloon)
     state.rules = rules_with(tuple(name for name in state.saloon if name in EVENTS))
+    # The saloon cards each player owns (as if bought earlier): wherever they are in its area.
+    state.owned = tuple(
+        sum(1 for zone in zones for card in zone if card in ABILITY)
+        for zones in zip(state.hands, state.decks, state.discards)
+    )
     state.decision_cache = None
     return state
 
