@@ -724,15 +724,22 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
     """Power Cards from the hand and equipment abilities, "at any time, during any player's turn"."""
     seats = range(state.seats)
     targets = state.targets
-    if targets is None:
-        targets = state.targets = [None, None, None, None]
-    squeezable: tuple[int, ...] | None = targets[3]
+    squeezable: tuple[int, ...] | None = None if targets is None else targets[3]
     dodgeable: tuple[int, ...] | None = None
     hand = state.hands[seat]
     for card in hand:
         effect = POWER_EFFECT[card]
         if not effect:
             continue
+        if effect == "dodge":
+            # the commonest card in a window, and mostly with nothing aimed at its holder
+            if dodgeable is None:
+                dodgeable = _dodgeable(state, seat) if state.stack else ()
+            if dodgeable:
+                actions.extend(_card_actions("play", card, "entry", dodgeable))
+            continue
+        if targets is None:
+            targets = state.targets = [None, None, None, None]
         if effect == "glue":
             unglued = targets[0]
             if unglued is None:
@@ -749,11 +756,6 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
             if hungry is None:
                 hungry = targets[2] = tuple(other for other in seats if _can_be_fed(state, other))
             actions.extend(_card_actions("play", card, "snake", hungry))
-        elif effect == "dodge":
-            if state.stack:
-                if dodgeable is None:
-                    dodgeable = _dodgeable(state, seat)
-                actions.extend(_card_actions("play", card, "entry", dodgeable))
         elif effect == "squeeze":
             if squeezable is None:
                 squeezable = targets[3] = _squeezable_rats(state)
@@ -797,12 +799,14 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
             continue
         effect = EFFECT[equipment]
         if effect == "dodge":
-            if state.stack:
-                if dodgeable is None:
-                    dodgeable = _dodgeable(state, seat)
+            if dodgeable is None:
+                dodgeable = _dodgeable(state, seat) if state.stack else ()
+            if dodgeable:
                 actions.extend(_card_actions("use", equipment, "entry", dodgeable))
         elif effect == "squeeze":
             if squeezable is None:
+                if targets is None:
+                    targets = state.targets = [None, None, None, None]
                 squeezable = targets[3] = _squeezable_rats(state)
             if cost == "sleep":
                 actions.extend(_card_actions("use", equipment, "rat", squeezable))
@@ -824,11 +828,11 @@ def _power_actions(state: SnakeState, seat: int, actions: list[Action]) -> None:
 
 def _dodgeable(state: SnakeState, seat: int) -> tuple[int, ...]:
     """Stack entries another player aimed at this seat's snake, not already dodged."""
-    return tuple(
-        index
-        for index, entry in enumerate(state.stack)
-        if entry.snake == seat and entry.author != seat and index not in state.cancelled
-    )
+    found = ()
+    for index, entry in enumerate(state.stack):
+        if entry.snake == seat and entry.author != seat and index not in state.cancelled:
+            found += (index,)
+    return found
 
 
 def _squeezable_rats(state: SnakeState) -> tuple[int, ...]:
