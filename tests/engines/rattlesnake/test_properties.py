@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from engines.playout import playout
 from engines.rattlesnake import GAME
+from engines.rattlesnake.rules import ABILITY
 from engines.replay import replay
 
 from . import every_card, full_set
@@ -29,6 +30,12 @@ def test_no_card_is_created_or_lost(seed: int) -> None:
         assert seats == [player, player]
         for seat in (0, 1):
             assert len(state.hands[seat]) <= max(state.rules.hand_size, 7)
+            # The count that decides who is asked after a reveal is every saloon card the seat owns.
+            zones = (state.hands[seat], state.decks[seat], state.discards[seat])
+            committed = state.attack if seat == state.active else state.defense
+            owned = sum(card in ABILITY for zone in (*zones, committed) for card in zone)
+            owned += sum(pending.seat == seat for pending in state.stack)
+            assert state.owned[seat] == owned
     assert state == final
 
 
