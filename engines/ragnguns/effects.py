@@ -195,15 +195,20 @@ def firepower(side: Side, opponent: Side) -> int:
     if not side.in_alley:
         for _, step in lasting(side, "firepower"):
             per, word = step.per_keyword, step.if_hideout_keyword
+            # Only what the opponent can see counts (the Alley, the Shelter, the top of each Hideout
+            # slot, the GUNSLINGER): firepower is in both views, so a card below a Hideout slot must
+            # not change it (our reading, docs/games/ragnguns.md E12).
+            visible = [
+                c for c in (side.shelter, *(slot[-1] for slot in side.hideout if slot)) if c is not None
+            ]
+            visible = [c for c in visible if c not in side.face_down]
             if per is not None:
-                # "for each other GIRL card you have in play": the GUNSLINGER is in play too
-                others = [c for c in in_play(side) if c != side.alley and per in CARDS[c].keywords]
+                others = [c for c in visible if per in CARDS[c].keywords]
                 if per in CARDS[side.gunslinger].keywords:
                     others.append(side.gunslinger)
                 power += step.n * len(others)
             elif word is not None:
-                hidden = [c for slot in side.hideout for c in slot if c not in side.face_down]
-                if any(word in CARDS[c].keywords for c in hidden):
+                if any(word in CARDS[c].keywords for c in visible if c != side.shelter):
                     power += step.n
             else:
                 power += step.n

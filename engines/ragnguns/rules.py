@@ -38,6 +38,10 @@ _PREBUILT = load_prebuilt(_CATALOGUE)
 ZONES = ("alley", "shelter")
 
 _FIRST_REQUEST = ChanceRequest.choice("first_player", size=2)
+_PROMPTS = ("defuse", "discard_from_hand", "main", "choose_trap", "split", "hide")
+_TURNS = {(seat, prompt): Decision.turn(seat, prompt) for seat in (0, 1) for prompt in _PROMPTS}
+_CHANCE = {prompt: Decision.chance(prompt) for prompt in ("first_player", "shuffle")}
+_OVER = Decision.over()
 _ONE_CHOICE: list[dict[str, Any]] = fx.NO_CHOICE  # an Effect played with no choice to make
 _SHUFFLE_REQUESTS: dict[int, ChanceRequest] = {}
 
@@ -144,14 +148,13 @@ class RagnGuns(Game[RagnGunsState]):
     def decide(self, state: RagnGunsState) -> Decision:
         phase = state.phase
         if phase == "over":
-            return Decision.over()
+            return _OVER
         if phase == "bring_deck":
             return Decision.simultaneous({seat for seat in (0, 1) if state.decks[seat] is None}, "bring_deck")
         if phase in ("first_player", "shuffle"):
-            return Decision.chance(phase)
-        if phase == "split":
-            return Decision.turn(state.pending[0], "split")
-        return Decision.turn(state.current, phase)
+            return _CHANCE[phase]
+        seat = state.pending[0] if phase == "split" else state.current
+        return _TURNS[seat, phase]
 
     def chance_request(self, state: RagnGunsState) -> ChanceRequest:
         if state.phase == "first_player":

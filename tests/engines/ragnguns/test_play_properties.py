@@ -46,18 +46,23 @@ def random_duel(seed: int, options=None) -> tuple[list[RagnGunsState], list[Even
 
 
 def with_hidden_cards_reshuffled(state: RagnGunsState, seat: int, rng: random.Random) -> RagnGunsState:
-    """The same table with `seat`'s hidden cards dealt otherwise: hand and deck mixed, the lower
-    Hideout cards swapped among themselves, the face-down TRAPS swapped among themselves."""
+    """The same table with `seat`'s hidden cards dealt otherwise: the hand, the deck and the face-up
+    cards below the top of each Hideout slot mixed together; the face-down TRAPS swapped among
+    themselves."""
     other = state.clone()
     side = other.sides[seat]
-    pool = side.hand + side.deck
+    lower = [
+        (s, i)
+        for s, slot in enumerate(side.hideout)
+        for i in range(len(slot) - 1)
+        if slot[i] not in side.face_down
+    ]
+    pool = side.hand + side.deck + [side.hideout[s][i] for s, i in lower]
     rng.shuffle(pool)
-    side.hand, side.deck = pool[: len(side.hand)], pool[len(side.hand) :]
-    lower = [card for slot in side.hideout for card in slot[:-1]]
-    rng.shuffle(lower)
-    for slot in side.hideout:
-        for i in range(len(slot) - 1):
-            slot[i] = lower.pop()
+    side.hand, pool = pool[: len(side.hand)], pool[len(side.hand) :]
+    for s, i in lower:
+        side.hideout[s][i] = pool.pop()
+    side.deck = pool
     traps = [card for card, _ in side.traps]
     rng.shuffle(traps)
     side.traps = [(card, bullets) for card, (_, bullets) in zip(traps, side.traps)]
