@@ -33,7 +33,6 @@ from engines.greatestsnake.catalogue import (
     KIND,
     POWER_EFFECT,
     RAT_KING,
-    SNAKES,
     SPEED,
     UNSQUEEZABLE,
     deck,
@@ -53,6 +52,7 @@ from engines.greatestsnake.state import (
     Entry,
     SnakeState,
 )
+from engines.greatestsnake.view import view_of
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 
 WON = "length_7"
@@ -182,7 +182,7 @@ class GreatestSnake(Game[SnakeState]):
         return None
 
     def view(self, state: SnakeState, seat: int | None) -> View:
-        return _view(self, state, seat)
+        return view_of(state, seat, self.decision(state))
 
     # --- changing ---------------------------------------------------------------------------------
     def apply_action(self, state: SnakeState, seat: int, action: Action) -> None:
@@ -844,69 +844,3 @@ def _squeezable_rats(state: SnakeState) -> tuple[int, ...]:
             if spaces[position] >= 0 and _squeeze_chain(state, seat, position) is not None:
                 rats.append(spaces[position])
     return tuple(rats)
-
-
-# --- views ---------------------------------------------------------------------------------------
-
-
-def _card(card: int) -> dict | None:
-    return None if card < 0 else CARDS[card].to_json()
-
-
-def _snake_view(state: SnakeState, seat: int) -> dict:
-    spaces = state.spaces[seat]
-    body = []
-    for index, card in enumerate(state.bodies[seat]):
-        equipment = state.gear[seat][index]
-        equipped = None
-        if equipment >= 0:
-            equipped = {
-                **CARDS[equipment].to_json(),
-                "ammo": [_card(c) for c in state.ammo.get(equipment, ())],
-            }
-            if CARDS[equipment].ammo:
-                equipped["uses_left"] = CARDS[equipment].ammo - len(state.ammo.get(equipment, ()))
-        body.append({"card": _card(card), "equipment": equipped, "rat": _card(spaces[index + 1])})
-    style = SNAKES[seat]
-    return {
-        "seat": seat,
-        "style": style.style,
-        "head": {
-            "card": style.head,
-            "awake": state.awake[seat],
-            "rat": _card(spaces[0]),
-            "glue": _card(state.glue[seat]),
-        },
-        "body": body,
-        "tail": {"card": style.tail, "rat": _card(spaces[-1])},
-        "length": state.length(seat),
-        "hand_count": len(state.hands[seat]),
-    }
-
-
-def _view(game: GreatestSnake, state: SnakeState, seat: int | None) -> View:
-    decision = game.decision(state)
-    return {
-        "seat": seat,
-        "phase": state.phase,
-        "active": state.active,
-        "turn_number": state.turn_number,
-        "round": (state.turn_number - 1) // state.seats + 1 if state.turn_number else 0,
-        "round_limit": state.options.round_limit,
-        "expansion": state.options.expansion,
-        "decision": decision.to_json(),
-        "snakes": [_snake_view(state, other) for other in range(state.seats)],
-        # Only the seat's own hand: "Draw one card from the Deck without showing it to the other players."
-        "hand": None if seat is None else [_card(card) for card in state.hands[seat]],
-        "deck_count": len(state.deck),
-        "discard": [_card(card) for card in state.discard],
-        "pit": [_card(card) for card in state.pit],
-        "drawn": _card(state.drawn),
-        "stack": [
-            {**entry.to_json(), "cancelled": index in state.cancelled}
-            for index, entry in enumerate(state.stack)
-        ],
-        "passed": sorted(state.passed),
-        "winners": list(state.winners),
-        "end_reason": state.end_reason or None,
-    }

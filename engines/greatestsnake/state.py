@@ -48,7 +48,7 @@ class Entry(NamedTuple):
         return {
             "author": self.author,
             "what": self.what,
-            "card": self.card,
+            "card": None if self.card < 0 else self.card,
             "effect": self.effect or None,
             "snake": None if self.snake < 0 else self.snake,
             "target": None if self.target < 0 else self.target,
