@@ -319,40 +319,70 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     seat = state.player
     base = seat * C.pawns
     board = state.board
-    pawns = state.pawns
     supply = state.sides
+    stars = state.stars[seat]
     actions: list[Action] = []
     # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
     # leaves ("from"), and two pawns on one space are one choice, not two.
-    for start in sorted(set(pawns[base:base + C.pawns])):
+    for start in sorted(set(state.pawns[base:base + C.pawns])):
         for steps in distances:
             space = board[(start + steps) % SPACES]
             if space == STORE:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
-                actions += [
-                    {"type": "use_die", "die": die, "from": start, "steps": steps, "sell": sell}
-                    for sell in range(state.stars[seat] + 1)
-                ]
+                key = (die, start, steps, space, stars)
+            elif space == PLUS_ONE:
+                actions += _plus_one_landing(die, start, steps, sides, _points_available(supply))
                 continue
-            if space == PLUS_ONE:
-                offers = _offers(space, sides, _points_available(supply))
             elif not supply[space]:
-                offers = _NOTHING_OFFERED
+                key = (die, start, steps, None, 0)  # nothing to take: "Do nothing" only
             elif space != ARROW and space not in sides:
-                offers = _EVERY_SIDE[space]  # the usual case: any of the five sides
+                key = (die, start, steps, space, 0)  # the usual case: any of the five sides
             else:
-                offers = _offers(space, sides, 1)
-            actions += [
-                {"type": "use_die", "die": die, "from": start, "steps": steps, "replace_side": replace, "new_side": new}
-                for replace, new in offers
-            ]
+                actions += _landing(die, start, steps, _offers(space, sides, 1))
+                continue
+            known = _USUAL_MOVES.get(key)
+            if known is None:
+                known = _USUAL_MOVES[key] = _usual_move(key)
+            actions += known
     return actions
+
+
+# The moves whose actions depend only on (die, from, steps, space, stars), made once and shared (never
+# mutated: `legal_actions` hands out a new list of them). At most 3 x 20 x 9 x (14 + 21) entries.
+_USUAL_MOVES: dict[tuple, tuple[Action, ...]] = {}
+
+
+def _usual_move(key: tuple) -> tuple[Action, ...]:
+    die, start, steps, space, stars = key
+    if space == STORE:
+        return tuple(
+            {"type": "use_die", "die": die, "from": start, "steps": steps, "sell": sell} for sell in range(stars + 1)
+        )
+    return _landing(die, start, steps, _NOTHING_OFFERED if space is None else _EVERY_SIDE[space])
+
+
+@lru_cache(maxsize=16384)
+def _plus_one_landing(die: int, start: int, steps: int, sides: tuple[str, ...], available: int) -> tuple[Action, ...]:
+    return _landing(die, start, steps, _offers(PLUS_ONE, sides, available))
+
+
+def _landing(die: int, start: int, steps: int, offers: tuple) -> tuple[Action, ...]:
+    return tuple(
+        {"type": "use_die", "die": die, "from": start, "steps": steps, "replace_side": replace, "new_side": new}
+        for replace, new in offers
+    )
 
 
 def _points_available(supply: dict[str, int]) -> int:
     """Which POINTS sides a +1 landing can take ("If the desired point action side is not available in
     the supply, the player may not increase a point action side to that value"): a bit per value."""
-    return sum(1 << value for value in range(5) if supply[POINTS[value]])
+    return (
+        (supply["points_1"] > 0)
+        | (supply["points_2"] > 0) << 1
+        | (supply["points_3"] > 0) << 2
+        | (supply["points_4"] > 0) << 3
+        | (supply["points_5"] > 0) << 4
+    )
 
 
 _NOTHING_OFFERED: tuple[tuple[int | None, str | None], ...] = ((None, None),)
