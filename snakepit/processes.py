@@ -124,9 +124,9 @@ WEB_DEFAULTS = {
     "SNAKEPIT_WEB_CHANNEL_TIMEOUT": "30",
     # Open connections past which the server stops accepting (the kernel's backlog queues the rest).
     "SNAKEPIT_WEB_CONNECTION_LIMIT": "500",
-    # Bodies past this are refused before they are read (413). Above the API's own cap
-    # (SNAKEPIT_MAX_BODY_BYTES), so that a body a little too big gets the API's JSON error.
-    "SNAKEPIT_WEB_MAX_BODY_BYTES": str(1024 * 1024),
+    # A body declared past this is refused (a plain 413) before any of it is read. Well above the
+    # API's own cap (SNAKEPIT_MAX_BODY_BYTES), so that a body merely too big gets the API's JSON 413.
+    "SNAKEPIT_WEB_MAX_BODY_BYTES": str(8 * 1024 * 1024),
 }
 
 

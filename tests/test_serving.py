@@ -93,7 +93,7 @@ def test_twenty_clients_sending_a_byte_a_second_do_not_hold_up_an_ordinary_reque
             client.close()
 
 
-def test_a_silent_client_is_disconnected_after_the_channel_timeout(serve):
+def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
     port = serve(channel_timeout=2)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
         client.sendall(b"POST /api/matches/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n")
@@ -102,6 +102,10 @@ def test_a_silent_client_is_disconnected_after_the_channel_timeout(serve):
         except ConnectionResetError:
             received = b""
         assert received == b""  # closed by the server (a hang would end in socket.timeout)
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+        # 100 MB announced, none sent: the answer comes at once, without waiting for the body.
+        client.sendall(b"POST /api/matches/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n")
+        assert client.recv(1024).startswith(b"HTTP/1.1 413 ")
     assert get(port) == 200
 
 
