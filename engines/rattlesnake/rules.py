@@ -365,10 +365,13 @@ def _draw_up(state: RattlesnakeState) -> None:
         hand, deck = state.hands[seat], state.decks[seat]
         need = hand_size - len(hand)
         if need > 0 and deck:
-            taken = deck[-need:]
-            state.decks = _pair(state.decks, seat, deck[: len(deck) - len(taken)])
+            if need >= len(deck):
+                taken, need = deck, need - len(deck)
+                state.decks = _pair(state.decks, seat, ())
+            else:
+                taken, need = deck[-need:], 0
+                state.decks = _pair(state.decks, seat, deck[: -len(taken)])
             state.hands = _pair(state.hands, seat, _sorted(hand + taken))
-            need -= len(taken)
         if need > 0 and state.discards[seat]:
             state.phase, state.shuffling = SHUFFLE_DISCARD, seat
             return
@@ -420,11 +423,7 @@ def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
 
 def _can_buy(state: RattlesnakeState) -> bool:
     # "Buy 1 action card": once a turn, with 2 cards to discard and an action card on offer.
-    return (
-        not state.bought
-        and len(state.hands[state.active]) >= state.rules.buy_cost
-        and bool(state.buyable)
-    )
+    return not state.bought and len(state.hands[state.active]) >= state.rules.buy_cost and bool(state.buyable)
 
 
 def _buy(state: RattlesnakeState, seat: int, action: Action) -> None:
@@ -745,11 +744,10 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
 # --- legal actions (built once per hand and shared; `legal_actions` hands out new lists) -------------
 
 
-
-
 @lru_cache(maxsize=_CACHE)
-def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """Every choice of cards from the hand (copies of a card are alike), canonical order, fewest first."""
+def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Every choice of cards from the hand (copies of a card are alike), in canonical order, grouped
+    by how many cards: `_sub_hands(hand)[k]` are the choices of k cards."""
     chosen: list[tuple[str, ...]] = [()]
     index = 0
     while index < len(hand):
@@ -758,29 +756,29 @@ def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
         runs = [(name,) * k for k in range(1, count + 1)]
         chosen += [picked + run for picked in chosen for run in runs]
         index += count
-    chosen.sort(key=len)
-    return tuple(chosen)
+    by_size: list[list[tuple[str, ...]]] = [[] for _ in range(len(hand) + 1)]
+    for cards in chosen:
+        by_size[len(cards)].append(cards)
+    return tuple(tuple(group) for group in by_size)
 
 
 @lru_cache(maxsize=_CACHE)
 def _attack_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
-    return tuple({"type": "attack", "cards": list(cards)} for cards in _sub_hands(hand)[1:])
+    return tuple(
+        {"type": "attack", "cards": list(cards)} for group in _sub_hands(hand)[1:] for cards in group
+    )
 
 
 @lru_cache(maxsize=_CACHE)
 def _defend_actions(hand: tuple[str, ...], least: int) -> tuple[Action, ...]:
     return tuple(
-        {"type": "defend", "cards": list(cards)} for cards in _sub_hands(hand) if len(cards) >= least
+        {"type": "defend", "cards": list(cards)} for group in _sub_hands(hand)[least:] for cards in group
     )
 
 
 @lru_cache(maxsize=_CACHE)
 def _buy_actions_of(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
-    return tuple(
-        {"type": "buy", "discard": list(cards), "card": card}
-        for cards in _sub_hands(hand)
-        if len(cards) == cost
-    )
+    return tuple({"type": "buy", "discard": list(cards), "card": card} for cards in _sub_hands(hand)[cost])
 
 
 @lru_cache(maxsize=64)
