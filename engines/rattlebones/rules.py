@@ -35,7 +35,7 @@ from engines.rattlebones.catalogue import (
     SIDE_SPACES,
     STORE,
 )
-from engines.rattlebones.spec import SPEC
+from engines.rattlebones.spec import DIE_ACTIONS, POINTS_SIDES, SPEC
 from engines.rattlebones.state import DICE, DOUBLE, GAMBLE, OVER, ROLL, SET_UP, USE_DIE, RattlebonesState
 
 C = CATALOGUE
@@ -43,8 +43,12 @@ SPACES = len(C.spaces)
 TRACK = len(C.train_track)
 THIEF_TAKES = ("gold", "star", "stock")  # "(a) one star or (b) one gold or (c) one stock ticket"
 # x2: "the number of gold, stars or points earned is doubled. This does NOT include the Gamble Die":
-# points earned by a die's own action (POINTS, TRAIN, 1234), the Gamble die excepted.
-DOUBLED = frozenset({"gold", "star", "train", "1234", *POINTS})
+# by default points earned by a die's own action (POINTS, TRAIN, 1234), the Gamble die excepted; the
+# option `x2_points` may narrow it to the POINTS sides.
+DOUBLED = {
+    DIE_ACTIONS: frozenset({"gold", "star", "train", "1234", *POINTS}),
+    POINTS_SIDES: frozenset({"gold", "star", *POINTS}),
+}
 GAME_END = "rattlebones"  # "the Rattlebones pawn and a player pawn meet or pass"
 FORFEIT = "forfeit"
 PIP_STEPS = {pip: int(pip) for pip in PIPS}
@@ -91,6 +95,7 @@ class Rattlebones(Game[RattlebonesState]):
             star_supply=C.stars,
             stock_supply=C.stock,
             rattlebones=C.rattlebones_start[seats],
+            x2_points=options["x2_points"],
         )
 
     def seat_count(self, state: RattlebonesState) -> int:
@@ -668,7 +673,8 @@ def _ended(state: RattlebonesState) -> bool:
 
 
 def _x2_targets(state: RattlebonesState) -> list[int]:
-    return [die for die, effect, earned in state.used if effect in DOUBLED and earned]
+    doubled = DOUBLED[state.x2_points]
+    return [die for die, effect, earned in state.used if effect in doubled and earned]
 
 
 def _end_of_turn(state: RattlebonesState) -> None:
@@ -693,7 +699,7 @@ def _end_of_turn(state: RattlebonesState) -> None:
 def _double(state: RattlebonesState, die: int) -> None:
     seat = state.player
     for used_die, effect, earned in state.used:
-        if used_die == die and effect in DOUBLED and earned:
+        if used_die == die and effect in DOUBLED[state.x2_points] and earned:
             if effect == "gold":
                 _take_gold(state, seat, earned)
             elif effect == "star":
@@ -734,6 +740,7 @@ def _view(game: Rattlebones, state: RattlebonesState) -> View:
     dice_of_player = state.dice[seat * C.dice:(seat + 1) * C.dice]
     return {
         "game": SPEC.key,
+        "options": {"x2_points": state.x2_points},
         "seats": state.seats,
         "phase": state.phase,
         "decision": game.decision(state).to_json(),

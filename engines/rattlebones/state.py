@@ -47,6 +47,7 @@ class RattlebonesState(EngineState):
     # (die, side kind acted on, what it earned) for each die used this turn: the x2 rule reads it.
     used: tuple[tuple[int, str, int], ...] = ()
     gamble_for: int | None = None  # the die whose GAMBLE side is being rolled
+    x2_points: str = "die_actions"  # the option: which points an x2 doubles
     end_reason: str | None = None
     forfeited: int | None = None
     legal_cache: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
@@ -63,5 +64,6 @@ class RattlebonesState(EngineState):
         copy.rattlebones, copy.train, copy.pips_out = self.rattlebones, self.train, self.pips_out
         copy.player, copy.rolled, copy.to_roll = self.player, self.rolled, self.to_roll
         copy.showing, copy.used, copy.gamble_for = self.showing, self.used, self.gamble_for
+        copy.x2_points = self.x2_points
         copy.end_reason, copy.forfeited = self.end_reason, self.forfeited
         return copy

@@ -79,3 +79,17 @@ def test_x2_doubles_the_points_of_a_train_or_a_1234_too() -> None:
     state = roll(table(2, dice={0: sides, 1: sides}, gold=[1, 0], scores=[0, 9]), [0, 1], [3, 1])
     state = use(state, 0)
     assert state.scores == [4, 9]  # second place: 2, doubled
+
+
+def test_the_option_points_sides_doubles_only_points_sides() -> None:
+    from engines.rattlebones import GAME as game
+
+    sides = ("rattlebones", "x2", "train", "points_2", "5", "6")
+    state = game.new_state(seats=2, options={"x2_points": "points_sides"})
+    state = chance(state, {"permutation": list(range(12))})
+    state.dice[0] = state.dice[1] = sides
+    state.gold, state.gold_supply, state.train = [1, 0], 19, 4
+    state = roll(state, [0, 1], [1, 2])
+    state = use(state, 1)
+    assert state.scores == [4, 0]  # the train's 4, not doubled
+    assert game.spec.resolve_options(None) == {"x2_points": "die_actions"}
