@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from snakepit.processes import database_url, stop, web_process, web_ready
+from snakepit.processes import database_url, stop, web_command, web_process, web_ready
 
 # A list that reads the database (a count and a page), so every answer takes a connection.
 ORDINARY = "/api/matches/?limit=1"
@@ -167,3 +167,19 @@ def test_the_procfile_web_process_serves_on_its_listen_variable(transactional_db
         assert get(port) == 200
     finally:
         stop(process, signal.SIGTERM)
+
+
+def test_up_and_the_procfile_listen_on_this_machine_only_unless_told_otherwise():
+    from snakepit.management.commands.up import Command
+
+    assert Command().create_parser("manage.py", "up").parse_args([]).host == "127.0.0.1"
+    assert "--listen=${SNAKEPIT_WEB_LISTEN:-127.0.0.1:8000}" in shlex.split(procfile_command("web"))
+
+
+def test_the_procfile_web_line_passes_the_options_up_passes():
+    def options(command: list[str]) -> set[str]:
+        return {word.split("=", 1)[0] for word in command if word.startswith("--")}
+
+    procfile = shlex.split(procfile_command("web"))
+    assert options(procfile) == options(web_command("127.0.0.1", 8000, trusted_proxy="127.0.0.1"))
+    assert procfile[-1] == web_command("127.0.0.1", 8000)[-1] == "snakepit.wsgi:application"
