@@ -121,6 +121,10 @@ else:
 # and each thread keeps at most one connection for CONN_MAX_AGE seconds: this is the most database
 # connections one web process holds, however many clients there are (deploy/README.md).
 SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
+# The service connects as a role that owns nothing; the tables' owner only migrates. With this set
+# (PostgreSQL), `manage.py migrate` connects with its user, password, host and port to DATABASE_URL's
+# database, then grants DATABASE_URL's user what the service needs (deploy/README.md, "Database roles").
+DATABASE_OWNER_URL = os.environ.get("DATABASE_OWNER_URL", "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and broker ---------------------------------------------------------------------------
