@@ -9,11 +9,13 @@ import json
 import django_filters
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer,
+)
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.parsers import BaseParser, JSONParser
+from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +24,7 @@ from rest_framework.settings import api_settings
 from core.errors import NotFound
 from decks import selectors as deck_selectors
 from decks import services as deck_services
+from api.parsers import BoundedJSONParser, check_bounds
 from decks.models import Deck, DeckVersion
 
 # -- plain text in and out ------------------------------------------------------------------------------
@@ -40,9 +43,11 @@ class PlainTextParser(BaseParser):
                 charset = value.strip('"')
         try:
             codecs.lookup(charset)
-            return stream.read().decode(charset)
+            text = stream.read().decode(charset)
         except (LookupError, UnicodeDecodeError) as error:
             raise exceptions.ParseError(f"the text body is not valid {charset}: {error}") from None
+        check_bounds(text, max_depth=1)
+        return text
 
 
 class PlainTextRenderer(BaseRenderer):
@@ -248,6 +253,7 @@ class RagnGunsCardSerializer(serializers.Serializer):
     )
 
 
+@extend_schema_serializer(many=False)  # one object around the list, not a list
 class RagnGunsCardListSerializer(serializers.Serializer):
     catalogue_version = serializers.CharField()
     count = serializers.IntegerField()
@@ -417,7 +423,7 @@ class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
     """Check a deck without saving it."""
 
     permission_classes = [permissions.AllowAny]
-    parser_classes = [JSONParser, PlainTextParser]
+    parser_classes = [BoundedJSONParser, PlainTextParser]
     content_negotiation_class = DeckFormatNegotiation
 
     @extend_schema(
@@ -461,7 +467,7 @@ class DeckViewSet(viewsets.GenericViewSet):
 
     lookup_field = "share_id"
     filterset_class = DeckFilter
-    parser_classes = [JSONParser, PlainTextParser]
+    parser_classes = [BoundedJSONParser, PlainTextParser]
     content_negotiation_class = DeckFormatNegotiation
     serializer_class = DeckSerializer
     queryset = Deck.objects.none()  # for the schema; get_queryset is the truth
@@ -551,7 +557,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=DeckVersionSerializer(many=True))
-    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny], pagination_class=None)
     def versions(self, request, share_id=None):
         """Every version, oldest first."""
         return Response(DeckVersionSerializer(deck_selectors.deck_versions(deck=self._deck()), many=True).data)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DataError, IntegrityError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
 
 _DRF_CODES = {
     exceptions.NotAuthenticated: "auth/not_authenticated",
@@ -35,6 +40,18 @@ def _flatten(detail) -> str:
 def exception_handler(exc, context):
     if isinstance(exc, ApplicationError):
         return Response(exc.as_body(), status=exc.status)
+    # The database's own refusals of a value, or of a write another request made first: the client's
+    # input or timing, never the server's fault. Each is logged, for the validation that should have
+    # caught it earlier.
+    if isinstance(exc, (DataError, OverflowError)):
+        logger.warning("a value the database cannot hold reached it: %s", exc)
+        return Response({"code": "request/out_of_range", "detail": "a value is out of range"}, status=400)
+    if isinstance(exc, IntegrityError):
+        logger.warning("a write lost a race or broke a constraint: %s", exc)
+        return Response(
+            {"code": "request/conflict", "detail": "another request changed the same thing first; read and retry"},
+            status=409,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -42,7 +59,9 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    code = next((code for kind, code in _DRF_CODES.items() if isinstance(exc, kind)), "request/error")
+    code = getattr(exc, "error_code", None) or next(
+        (code for kind, code in _DRF_CODES.items() if isinstance(exc, kind)), "request/error"
+    )
     body = {"code": code, "detail": _flatten(exc.detail)}
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         body["fields"] = exc.detail

@@ -13,6 +13,8 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.limits import INT_MAX, MAX_IDEMPOTENCY_KEY, MAX_SEATS, BoundedIsoDateTimeFilter, query_int
+from api.schema import errors
 from core.errors import Forbidden, NotFound, Rejected
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
@@ -51,7 +53,7 @@ def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], 
 # --- serializers ----------------------------------------------------------------------------------
 
 class MatchSeatSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True, help_text="null: a bot's seat.")
 
     class Meta:
         model = MatchSeat
@@ -62,7 +64,7 @@ class MatchSerializer(serializers.ModelSerializer):
     seats = MatchSeatSerializer(many=True, read_only=True)
     seq = serializers.IntegerField(read_only=True, help_text="Sequence number of the last event (0: none yet).")
     seed = serializers.SerializerMethodField(help_text="The secret seed, revealed once the match is finished.")
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = Match
@@ -95,7 +97,7 @@ class SeatRequestSerializer(serializers.Serializer):
         "legal in the match's format; it is frozen for the match. A bot brings its own.",
     )
     deck_version = serializers.IntegerField(
-        required=False, min_value=1, help_text="Which version of `deck` (default: its current one)."
+        required=False, min_value=1, max_value=INT_MAX, help_text="Which version of `deck` (default: its current one)."
     )
 
 
@@ -119,21 +121,21 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(
-        min_value=0, help_text="The seq of the last event you saw; a stale one is refused with 409."
+        min_value=0, max_value=INT_MAX, help_text="The seq of the last event you saw; a stale one is refused with 409."
     )
     action = serializers.DictField(help_text='A JSON object with a "type"; see legal-actions.')
     seat = serializers.IntegerField(
-        required=False, min_value=0, help_text="Only needed when you hold several seats in this match."
+        required=False, min_value=0, max_value=MAX_SEATS, help_text="Only needed when you hold several seats in this match."
     )
     idempotency_key = serializers.CharField(
         required=False,
-        max_length=100,
+        max_length=MAX_IDEMPOTENCY_KEY,
         help_text="Retry-safe key (or the Idempotency-Key header): the same key twice writes once.",
     )
 
 
 class ForfeitSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(required=False, min_value=0)
+    seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEATS)
     reason = serializers.CharField(required=False, default="resigned", max_length=200)
 
 
@@ -184,8 +186,8 @@ class MatchFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Match.Status.choices)
     player = django_filters.CharFilter(field_name="seats__user__username", label="Username holding a seat")
     bot = django_filters.CharFilter(field_name="seats__bot", label="Bot holding a seat")
-    created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
-    created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
+    created_after = BoundedIsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
+    created_before = BoundedIsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
 
     class Meta:
         model = Match
@@ -193,13 +195,7 @@ class MatchFilter(django_filters.FilterSet):
 
 
 def _optional_int(request: Request, name: str) -> int | None:
-    raw = request.query_params.get(name)
-    if raw in (None, ""):
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise Rejected(f"{name} must be a whole number", code="request/invalid") from None
+    return query_int(request, name)
 
 
 def _seat_view(match: Match, seat: int | None) -> dict:
@@ -277,7 +273,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         parameters=[SEAT_PARAMETER, OpenApiParameter("after", int, description="Only events after this seq.")],
         responses=EventSerializer(many=True),
     )
-    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny], pagination_class=None)
     def events(self, request, pk=None):
         """The log; payloads hidden from you stay hidden until the match ends."""
         match = self._match()
@@ -292,13 +288,18 @@ class MatchViewSet(viewsets.GenericViewSet):
         body = ActionSubmitSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        idempotency_key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
+        if idempotency_key and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
+            raise Rejected(
+                f"an idempotency key is at most {MAX_IDEMPOTENCY_KEY} characters", code="idempotency/key_too_long", status=400
+            )
         result = services.match_submit_action(
             match_id=int(pk),
             user=request.user,
             action=data["action"],
             expected_seq=data["expected_seq"],
             seat=data.get("seat"),
-            idempotency_key=data.get("idempotency_key") or request.headers.get("Idempotency-Key"),
+            idempotency_key=idempotency_key,
         )
         match = result.match
         seat = result.event.seat
@@ -327,7 +328,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         )
         return Response(_seat_view(result.match, seat), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=VerificationSerializer)
+    @extend_schema(responses=VerificationSerializer, extensions=errors(409))
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
     def verify(self, request, pk=None):
         """Re-derive every chance event of a finished match from its revealed seed and replay the log."""

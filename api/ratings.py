@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import django_filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api.limits import MAX_SEATS
 from api.matches import MatchSerializer
 from core.errors import Forbidden, NotFound
+from matches import selectors as match_selectors
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
 
@@ -34,10 +36,10 @@ class LadderCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(required=False)
     options = serializers.DictField(required=False, default=dict)
-    seats_per_match = serializers.IntegerField(required=False, min_value=2)
+    seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
     rating_model = serializers.ChoiceField(choices=list(skill.MODELS), default="plackett_luce")
-    entry_policy = serializers.ChoiceField(choices=Ladder.Entry.values, default=Ladder.Entry.USERS_AND_BOTS)
-    round_interval_seconds = serializers.IntegerField(required=False, default=600, min_value=5)
+    entry_policy = serializers.ChoiceField(choices=Ladder.Entry.choices, default=Ladder.Entry.USERS_AND_BOTS)
+    round_interval_seconds = serializers.IntegerField(required=False, default=600, min_value=5, max_value=30 * 24 * 3600)
 
 
 class JoinSerializer(serializers.Serializer):
@@ -45,7 +47,7 @@ class JoinSerializer(serializers.Serializer):
     deck = serializers.CharField(required=False, help_text="Rag'n'Guns: the share id of your legal saved deck.")
 
 
-class EntrySerializer(serializers.Serializer):
+class LeaderboardEntrySerializer(serializers.Serializer):
     position = serializers.IntegerField()
     entry = serializers.IntegerField()
     competitor = serializers.CharField()
@@ -76,6 +78,11 @@ class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = LadderSeason
         fields = ["number", "started_at", "ended_at", "standings"]
+
+
+class LadderRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(allow_null=True, help_text="null: too few entries to pair a round.")
+    matches = serializers.ListField(child=serializers.IntegerField(), help_text="The round's match ids.")
 
 
 class LadderFilter(django_filters.FilterSet):
@@ -117,7 +124,7 @@ class LadderViewSet(viewsets.GenericViewSet):
         ladder = services.ladder_create(game_key=data.pop("game"), created_by=request.user, **data)
         return Response(LadderSerializer(ladder).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=JoinSerializer, responses={201: EntrySerializer})
+    @extend_schema(request=JoinSerializer, responses={201: LeaderboardEntrySerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def join(self, request, slug=None):
         """Enter yourself, or (as the ladder's organiser) one of the game's bots."""
@@ -131,21 +138,22 @@ class LadderViewSet(viewsets.GenericViewSet):
             ladder=ladder, user=None if bot else request.user, bot=bot, deck_share_id=body.validated_data.get("deck")
         )
         row = next(row for row in selectors.leaderboard(ladder=ladder) if row["entry"] == entry.pk)
-        return Response(EntrySerializer(row).data, status=status.HTTP_201_CREATED)
+        return Response(LeaderboardEntrySerializer(row).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Left.")})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def leave(self, request, slug=None):
         """Leave the ladder; your rating and history stay, and come back if you rejoin."""
         services.ladder_leave(ladder=services.ladder_get(slug=slug), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(responses=EntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=LeaderboardEntrySerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def leaderboard(self, request, slug=None):
         """Ordered by the conservative ordinal (mu - 3 sigma); `provisional` marks unsettled ratings."""
         ladder = services.ladder_get(slug=slug)
         rows = selectors.leaderboard(ladder=ladder, include_left=request.query_params.get("include_left") == "true")
-        return Response(EntrySerializer(rows, many=True).data)
+        return Response(LeaderboardEntrySerializer(rows, many=True).data)
 
     @extend_schema(responses=RatingChangeSerializer(many=True))
     @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)/history")
@@ -166,16 +174,20 @@ class LadderViewSet(viewsets.GenericViewSet):
         queryset = selectors.ladder_matches(ladder=ladder)
         if request.query_params.get("status"):
             queryset = queryset.filter(match__status=request.query_params["status"])
-        page = self.paginate_queryset([ladder_match.match for ladder_match in queryset])
-        return self.get_paginated_response(MatchSerializer(page, many=True).data)
+        page = self.paginate_queryset(queryset)
+        # Read through the match list, which carries each match's seq and seats (the schema's Match).
+        matches = match_selectors.match_list().in_bulk([ladder_match.match_id for ladder_match in page])
+        rows = [matches[ladder_match.match_id] for ladder_match in page]
+        return self.get_paginated_response(MatchSerializer(rows, many=True).data)
 
     @extend_schema(responses=SeasonSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def seasons(self, request, slug=None):
         """The archive of closed seasons and their final leaderboards."""
         ladder = services.ladder_get(slug=slug)
         return Response(SeasonSerializer(ladder.seasons.all(), many=True).data)
 
+    @extend_schema(request=None, responses={201: SeasonSerializer})
     @action(detail=True, methods=["post"], url_path="seasons/close", permission_classes=[permissions.IsAuthenticated])
     def close_season(self, request, slug=None):
         ladder = services.ladder_get(slug=slug)
@@ -184,6 +196,7 @@ class LadderViewSet(viewsets.GenericViewSet):
         archived = services.ladder_season_close(ladder_id=ladder.pk)
         return Response(SeasonSerializer(archived).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=None, responses={201: LadderRoundSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def rounds(self, request, slug=None):
         """Pair and start a round now, without waiting for the schedule (organisers)."""

@@ -9,11 +9,13 @@ import io
 
 import django_filters
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from tournaments import selectors, services
 from tournaments.formats import lifecycle
 from tournaments.models import Tournament, TournamentEntry, TournamentTable
@@ -42,10 +44,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(lifecycle.FORMATS))
     options = serializers.DictField(required=False, default=dict, help_text="The game's rule options.")
     config = serializers.DictField(required=False, default=dict, help_text="Format options: /api/tournament-formats/.")
-    seats_per_match = serializers.IntegerField(required=False, min_value=2)
-    result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.values, default=Tournament.ResultMode.SNAKEPIT)
-    seeding = serializers.ChoiceField(choices=Tournament.Seeding.values, default=Tournament.Seeding.RANDOM)
-    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+    seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
+    result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.choices, default=Tournament.ResultMode.SNAKEPIT)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default=Tournament.Seeding.RANDOM)
+    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
     check_in_required = serializers.BooleanField(default=False)
 
 
@@ -53,10 +55,10 @@ class TournamentConfigureSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
     options = serializers.DictField(required=False)
     config = serializers.DictField(required=False)
-    seats_per_match = serializers.IntegerField(required=False, min_value=2)
-    result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.values, required=False)
-    seeding = serializers.ChoiceField(choices=Tournament.Seeding.values, required=False)
-    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+    seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
+    result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.choices, required=False)
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
+    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
     check_in_required = serializers.BooleanField(required=False)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
 
@@ -64,7 +66,7 @@ class TournamentConfigureSerializer(serializers.Serializer):
 class RegisterSerializer(serializers.Serializer):
     bot = serializers.CharField(required=False, help_text="Organisers: register one of the game's bots.")
     deck = serializers.CharField(required=False, help_text="Rag'n'Guns: your legal saved deck's share id.")
-    seed = serializers.IntegerField(required=False, min_value=1, help_text="Organisers: a manual seed.")
+    seed = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ENTRIES, help_text="Organisers: a manual seed.")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -72,8 +74,8 @@ class PlayerSerializer(serializers.Serializer):
 
 
 class ReportSerializer(PlayerSerializer):
-    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1), help_text="Per player in table order; 1 is best.")
-    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1)), required=False, allow_null=True)
+    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS, help_text="Per player in table order; 1 is best.")
+    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS), max_length=99, required=False, allow_null=True)
 
 
 class DisputeSerializer(PlayerSerializer):
@@ -81,13 +83,13 @@ class DisputeSerializer(PlayerSerializer):
 
 
 class CorrectSerializer(serializers.Serializer):
-    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1))
-    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1)), required=False, allow_null=True)
+    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS)
+    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS), max_length=99, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500)
 
 
-class EntrySerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+class TournamentEntrySerializer(serializers.ModelSerializer):
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True, help_text="null: a bot.")
     deck = serializers.SerializerMethodField()
 
     class Meta:
@@ -129,11 +131,46 @@ class TournamentFilter(django_filters.FilterSet):
         fields = ["game", "format", "status", "organiser", "player"]
 
 
+class RecordedEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.JSONField()
+
+
+class TournamentEventSerializer(RecordedEventSerializer):
+    created_at = serializers.DateTimeField()
+    actor = serializers.CharField(allow_null=True)
+
+
+ANY_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+STANDING_ROWS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"rank": {"type": "integer"}, "player": {"type": "string"}, "name": {"type": "string"}},
+        "required": ["rank", "player", "name"],
+        "additionalProperties": {},
+    },
+}
+
+
+class TournamentFormatSpecSerializer(serializers.Serializer):
+    seats_per_match = serializers.DictField(help_text="default, allowed, and a doc where it means more.")
+    options = serializers.DictField(child=serializers.DictField(), help_text="Name -> its default and doc.")
+
+
+@extend_schema_serializer(many=False)  # one object keyed by format, not a list
+class TournamentFormatsSerializer(serializers.Serializer):
+    def get_fields(self):
+        return {key: TournamentFormatSpecSerializer() for key in lifecycle.FORMATS}
+
+
 class TournamentFormatViewSet(viewsets.ViewSet):
     """Every tournament format with its options, defaults and docs."""
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=TournamentFormatsSerializer)
     def list(self, request):
         return Response(lifecycle.spec_describe())
 
@@ -200,44 +237,45 @@ class TournamentViewSet(viewsets.GenericViewSet):
         nothing is left. 409 `round/not_complete` otherwise."""
         return Response(TournamentSerializer(services.tournament_next_round(slug=slug, user=request.user)).data)
 
-    @extend_schema(request=RegisterSerializer, responses={201: EntrySerializer})
+    @extend_schema(request=RegisterSerializer, responses={201: TournamentEntrySerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def register(self, request, slug=None):
         data = self._body(RegisterSerializer)
         entry = services.tournament_register(
             slug=slug, user=request.user, bot=data.get("bot", ""), deck_share_id=data.get("deck"), seed=data.get("seed")
         )
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(TournamentEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PlayerSerializer, responses=EntrySerializer)
+    @extend_schema(request=PlayerSerializer, responses=TournamentEntrySerializer)
     @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
     def check_in(self, request, slug=None):
         entry = services.tournament_check_in(slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player"))
         entry.refresh_from_db()
-        return Response(EntrySerializer(entry).data)
+        return Response(TournamentEntrySerializer(entry).data)
 
-    @extend_schema(request=PlayerSerializer, responses=EntrySerializer)
+    @extend_schema(request=PlayerSerializer, responses=TournamentEntrySerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def drop(self, request, slug=None):
         entry = services.tournament_drop(slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player"))
         entry.refresh_from_db()
-        return Response(EntrySerializer(entry).data)
+        return Response(TournamentEntrySerializer(entry).data)
 
-    @extend_schema(responses=EntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=TournamentEntrySerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, slug=None):
-        return Response(EntrySerializer(self._tournament(slug).entries.select_related("user", "deck_version__deck"), many=True).data)
+        return Response(TournamentEntrySerializer(self._tournament(slug).entries.select_related("user", "deck_version__deck"), many=True).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("round", int), OpenApiParameter("status", str)], responses=TableSerializer(many=True)
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def tables(self, request, slug=None):
         """Rounds and pairings: every table with its players, status, result and Snakepit matches."""
         tournament = self._tournament(slug)
         tables = tournament.tables.all()
-        if request.query_params.get("round"):
-            tables = tables.filter(round=request.query_params["round"])
+        round_number = query_int(request, "round", minimum=1)
+        if round_number is not None:
+            tables = tables.filter(round=round_number)
         if request.query_params.get("status"):
             tables = tables.filter(status=request.query_params["status"])
         matches: dict[str, list[int]] = {}
@@ -245,8 +283,8 @@ class TournamentViewSet(viewsets.GenericViewSet):
             matches.setdefault(key, []).append(match_id)
         return Response(TableSerializer(tables, many=True, context={"matches": matches}).data)
 
-    @extend_schema(responses=dict)
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: ANY_OBJECTS})
+    @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request, slug=None):
         """Each round's pairing as it was made, with its explanation (score groups, floaters, byes)."""
         tournament = self._tournament(slug)
@@ -254,7 +292,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
             [event.payload for event in tournament.events.filter(kind="round_paired").order_by("seq")]
         )
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])
     def bracket(self, request, slug=None):
         """The elimination stage as a tree: matches, slots, and who feeds which slot."""
@@ -275,8 +313,8 @@ class TournamentViewSet(viewsets.GenericViewSet):
             row["name"] = names.get(row["player"], row["player"])
         return tournament, rows
 
-    @extend_schema(responses=dict)
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: STANDING_ROWS})
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, slug=None):
         """Standings with every tiebreak column, each row explaining its numbers."""
         return Response(self._standing_rows(slug)[1])
@@ -287,8 +325,8 @@ class TournamentViewSet(viewsets.GenericViewSet):
         """The standings as a CSV file, one column per tiebreak."""
         return _standings_csv(*self._standing_rows(slug))
 
-    @extend_schema(responses=dict)
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=TournamentEventSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request, slug=None):
         """The tournament's own log, from registration to the last correction."""
         tournament = self._tournament(slug)
@@ -300,7 +338,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
             ]
         )
 
-    @extend_schema(request=ReportSerializer, responses={201: dict})
+    @extend_schema(request=ReportSerializer, responses={201: RecordedEventSerializer})
     @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/report", permission_classes=[permissions.IsAuthenticated])
     def report(self, request, slug=None, match_key=None):
         """A player reports a table's result; another player of the table confirms or disputes it."""
@@ -310,20 +348,20 @@ class TournamentViewSet(viewsets.GenericViewSet):
         )
         return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PlayerSerializer, responses={201: dict})
+    @extend_schema(request=PlayerSerializer, responses={201: RecordedEventSerializer})
     @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/confirm", permission_classes=[permissions.IsAuthenticated])
     def confirm(self, request, slug=None, match_key=None):
         event = services.tournament_confirm(slug=slug, user=request.user, match_key=match_key, player=self._body(PlayerSerializer).get("player"))
         return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=DisputeSerializer, responses={201: dict})
+    @extend_schema(request=DisputeSerializer, responses={201: RecordedEventSerializer})
     @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/dispute", permission_classes=[permissions.IsAuthenticated])
     def dispute(self, request, slug=None, match_key=None):
         data = self._body(DisputeSerializer)
         event = services.tournament_dispute(slug=slug, user=request.user, match_key=match_key, reason=data["reason"], player=data.get("player"))
         return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=CorrectSerializer, responses={201: dict})
+    @extend_schema(request=CorrectSerializer, responses={201: RecordedEventSerializer})
     @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/correct", permission_classes=[permissions.IsAuthenticated])
     def correct(self, request, slug=None, match_key=None):
         """The organiser settles a dispute or corrects any result; earlier reports stay in the log."""

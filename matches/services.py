@@ -66,7 +66,7 @@ def game_setup(*, game_key: str, options: dict[str, Any] | None, seats: int | No
     anything that will create matches of it: a match, a ladder, a tournament."""
     try:
         game = get_game(game_key)
-        seats = seats or game.spec.min_players
+        seats = game.spec.min_players if seats is None else seats
         game.spec.check_seat_count(seats)
         return game, game.spec.resolve_options(options), seats
     except EngineError as error:
@@ -181,9 +181,12 @@ def match_submit_action(
 def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> AppendResult:
     match = match_get(match_id=match_id)
     if idempotency_key:
+        # Keys are each user's own: stored behind the user's id, so one user's key never collides with,
+        # nor tells anything about, another's.
+        idempotency_key = f"{user.pk}:{idempotency_key}"
         earlier = match.events.filter(idempotency_key=idempotency_key).first()
         if earlier is not None:
-            if earlier.payload != action or earlier.actor_id != user.pk or (seat is not None and earlier.seat != seat):
+            if earlier.payload != action or (seat is not None and earlier.seat != seat):
                 raise Rejected(
                     "this idempotency key was already used for a different action", code="idempotency/key_reused"
                 )

@@ -46,6 +46,25 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or _machine_secret_key()
 SNAKEPIT_SHOW_DEMO_LOGIN = env_flag("SNAKEPIT_SHOW_DEMO_LOGIN")
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
+# Behind a TLS-terminating proxy (deploy/README.md): cookies only over HTTPS, HSTS, and plain HTTP
+# redirected. The proxy must set X-Forwarded-Proto, which is then trusted.
+BEHIND_TLS = env_flag("DJANGO_BEHIND_TLS")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = BEHIND_TLS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600))) if BEHIND_TLS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = BEHIND_TLS
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS else None
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# No request body is bigger: an action, a deck list or a tournament's set-up are a few kilobytes.
+SNAKEPIT_MAX_BODY_BYTES = int(os.environ.get("SNAKEPIT_MAX_BODY_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = SNAKEPIT_MAX_BODY_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+# JSON bodies nest no deeper than this (a deeper one is a 400, not a crash of the parser).
+SNAKEPIT_MAX_JSON_DEPTH = int(os.environ.get("SNAKEPIT_MAX_JSON_DEPTH", "32"))
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -69,6 +88,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "snakepit.errors.RequestLimitsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -201,7 +221,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser", "api.parsers.BoundedFormParser", "api.parsers.BoundedMultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
@@ -215,6 +238,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Enums keep the declaring field's name; the error component, 4xx responses and links come from one hook.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess_schema"],
 }
 
 # How many events one request may append on its own (chance and bot moves after a human action):

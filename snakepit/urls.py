@@ -8,3 +8,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
 ]
+
+handler400 = "snakepit.errors.bad_request"
+handler403 = "snakepit.errors.permission_denied"
+handler404 = "snakepit.errors.page_not_found"
+handler500 = "snakepit.errors.server_error"

@@ -86,7 +86,7 @@ class TestAppend:
         assert again.replayed and not first.replayed
         assert (again.event.seq, again.event.payload) == (first.event.seq, first.event.payload)
         assert match.events.count() == count
-        assert match.events.filter(idempotency_key="k-1").count() == 1
+        assert match.events.filter(idempotency_key=f"{user.pk}:k-1").count() == 1
 
     def test_reusing_a_key_for_another_action_is_refused(self, users):
         match = human_match(users, "alice", "bob")
@@ -300,7 +300,7 @@ def test_concurrent_appends_with_the_same_seq_one_wins_one_conflicts(django_user
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["match/stale_seq", "written"]
-    assert match.events.filter(idempotency_key__in=["first", "second"]).count() == 1
+    assert match.events.filter(idempotency_key__in=[f"{user.pk}:first", f"{user.pk}:second"]).count() == 1
 
 
 @pytest.mark.django_db

@@ -1,0 +1,57 @@
+"""Error pages for what never reaches a DRF view: an unknown URL, a body over the size cap, a NUL
+character in the path or query, a crash. Under `/api/` they are the API's `{"code", "detail"}` JSON;
+elsewhere a short plain page. Never a debug page (DEBUG is off unless asked for)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
+
+_TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 413: "Request too large", 500: "Server error"}
+
+
+def error_response(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": code, "detail": detail}, status=status)
+    title = _TITLES.get(status, "Error")
+    page = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(detail)}</p>"
+    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8")
+
+
+def bad_request(request, exception=None):
+    return error_response(request, 400, "request/malformed", "The request could not be understood.")
+
+
+def permission_denied(request, exception=None):
+    return error_response(request, 403, "auth/forbidden", "You may not do this.")
+
+
+def page_not_found(request, exception=None):
+    return error_response(request, 404, "request/not_found", f"Nothing at {request.path}.")
+
+
+def server_error(request):
+    return error_response(request, 500, "server/error", "Something went wrong on our side; it has been logged.")
+
+
+class RequestLimitsMiddleware:
+    """Refuses, before anything reads it, a request whose body is over the cap (413) or whose path or
+    query carries a NUL character, which no database text column accepts (400)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return error_response(request, 400, "request/malformed", "Content-Length is not a number.")
+        cap = settings.SNAKEPIT_MAX_BODY_BYTES
+        if length > cap:
+            return error_response(request, 413, "request/too_large", f"The body is over {cap} bytes.")
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", "") or "\x00" in request.META.get(
+            "QUERY_STRING", ""
+        ):
+            return error_response(request, 400, "request/nul_character", "The URL carries a NUL character.")
+        return self.get_response(request)
