@@ -164,7 +164,7 @@ class Rattlesnake(Game[RattlesnakeState]):
         raise IllegalAction("no draw is expected now", code="chance/not_expected")
 
     def legal_actions(self, state: RattlesnakeState, seat: int) -> list[Action]:
-        if seat not in self.decision(state).seats:
+        if seat not in (state.decision_cache or self.decision(state)).seats:
             return []
         phase = state.phase
         hand = state.hands[seat]
@@ -385,7 +385,7 @@ def _main(state: RattlesnakeState) -> None:
     state.phase = MAIN
     seat = state.active
     hand = state.hands[seat]
-    if _can_buy(state) or (not state.attacked and hand) or _can_use_in_main(state, seat):
+    if (hand and not state.attacked) or _can_buy(state) or _can_use_in_main(state, seat):
         return
     _end_turn(state)
 
@@ -543,21 +543,21 @@ def _declare(state: RattlesnakeState) -> None:
     taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
     # "If the attacker wins, the defender takes 1 Hit from in front of them and places it in their
     # discard." Then "Discard all played cards to their owner's discard, including any not in the combos."
-    discards = list(state.discards)
-    discards[attacker] = discards[attacker] + state.attack
-    discards[defender] = discards[defender] + state.defense + (HIT,) * taken
-    state.discards = tuple(discards)
-    state.hits = _pair(state.hits, defender, state.hits[defender] - taken)
+    discards = state.discards
+    played = (discards[attacker] + state.attack, discards[defender] + state.defense + (HIT,) * taken)
+    state.discards = played if attacker == 0 else (played[1], played[0])
+    if taken:
+        state.hits = _pair(state.hits, defender, state.hits[defender] - taken)
     state.last_attack = AttackRecord(
-        attacker=attacker,
-        attack=state.attack,
-        attack_values=state.attack_values,
-        defense=state.defense,
-        defense_values=state.defense_values,
-        attack_combo=attack,
-        defense_combo=defense,
-        attacker_won=won,
-        hits_taken=taken,
+        attacker,
+        state.attack,
+        state.attack_values,
+        state.defense,
+        state.defense_values,
+        attack,
+        defense,
+        won,
+        taken,
     )
     state.attack = state.defense = state.attack_values = state.defense_values = ()
     state.window = frozenset()
