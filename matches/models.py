@@ -4,7 +4,9 @@ A `Match` is its set-up (game, engine version, options, seats, committed seed) p
 of `MatchEvent`s. Its state is never stored: it is rebuilt by replaying the log through the engine.
 `status`, `outcome` and `finished_at` are a projection of the log kept for querying; the
 `replay_matches` command proves they agree with a fresh replay. The database itself refuses UPDATE
-and DELETE of events (triggers in migration 0002).
+and DELETE of events (triggers in migration 0002) and, on PostgreSQL, TRUNCATE of events and any
+change of a match's set-up (game, engine version, options, seed and its commitment) or of its seats
+(migration 0003; deploy/README.md, "Database roles").
 """
 
 from __future__ import annotations
