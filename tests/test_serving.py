@@ -149,13 +149,14 @@ def procfile_command(kind: str) -> str:
     return match.group(1)
 
 
-def test_the_procfile_web_process_serves_on_its_listen_variable(transactional_db, tmp_path):
+def test_the_procfile_web_process_serves_behind_a_tls_proxy_on_this_machine(transactional_db, tmp_path):
     command = procfile_command("web")
     assert "waitress-serve" in shlex.split(command)
     port = free_port()
     env = {
         **os.environ, "DATABASE_URL": database_url(), "SNAKEPIT_WEB_LISTEN": f"127.0.0.1:{port}",
         "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ.get('PATH', '')}",
+        "DJANGO_BEHIND_TLS": "1",
     }
     with open(tmp_path / "procfile-web.log", "ab") as log:
         process = subprocess.Popen(
@@ -164,9 +165,18 @@ def test_the_procfile_web_process_serves_on_its_listen_variable(transactional_db
         )
     try:
         web_ready("127.0.0.1", port, process)
-        assert get(port) == 200
+        # The proxy (here: this test, on 127.0.0.1, the default trusted address) says the client
+        # spoke HTTPS; a request without it is plain HTTP, redirected.
+        assert get(port, headers={"X-Forwarded-Proto": "https"}) == 200
+        assert get(port) == 301
     finally:
         stop(process, signal.SIGTERM)
+
+
+def test_forwarded_headers_from_an_untrusted_peer_are_dropped(serve):
+    # `manage.py up` trusts no proxy: whoever connects cannot claim HTTPS (nor another address).
+    port = serve(env={"DJANGO_BEHIND_TLS": "1"})
+    assert get(port, headers={"X-Forwarded-Proto": "https"}) == 301
 
 
 def test_up_and_the_procfile_listen_on_this_machine_only_unless_told_otherwise():
