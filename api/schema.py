@@ -6,7 +6,8 @@ so no view hand-writes it:
 - one `Error` component, the `{"code", "detail"}` body of every 4xx (plus `fields` on a validation
   error and whatever extra an `ApplicationError` carries, such as `current_seq`);
 - each operation's 4xx responses, chosen from what the operation has (a path parameter can be
-  404, a body can be 413 and 415, a write can be 403, 409 and 422), each listing its codes;
+  404, a body can be 413 and 415, a write can be 403, 409 and 422), each listing its codes; a read
+  that can refuse more says so with `extend_schema(extensions=errors(409))`;
 - OpenAPI links from each create to the operations on what it created (`POST /api/matches/` gives
   the `id` of `/api/matches/{id}/...`), which schemathesis's stateful run follows.
 """
@@ -109,12 +110,17 @@ _UNSAFE = {"post", "put", "patch", "delete"}
 _METHODS = {"get", "post", "put", "patch", "delete"}
 
 
+def errors(*statuses: int) -> dict:
+    """`extend_schema(extensions=errors(409))`: statuses this operation answers beyond its defaults."""
+    return {"x-error-statuses": list(statuses)}
+
+
 def error_statuses(method: str, operation: dict) -> list[int]:
     """The 4xx statuses this operation can answer, from what it has."""
     parameters = operation.get("parameters", [])
     has_path = any(parameter.get("in") == "path" for parameter in parameters)
     has_seat = any(parameter.get("name") == "seat" for parameter in parameters)
-    statuses = {400, 401, 429}
+    statuses = {400, 401, 429, *operation.pop("x-error-statuses", [])}
     if method in _UNSAFE or has_seat:
         statuses.add(403)
     if has_path:
