@@ -254,7 +254,6 @@ class RagnGunsCardSerializer(serializers.Serializer):
 
 
 @extend_schema_serializer(many=False)  # one object around the list, not a list
-@extend_schema_serializer(many=False)  # one object around the list, not a list
 class RagnGunsCardListSerializer(serializers.Serializer):
     catalogue_version = serializers.CharField()
     count = serializers.IntegerField()

@@ -15,7 +15,6 @@ from rest_framework.response import Response
 
 from api.limits import INT_MAX, MAX_IDEMPOTENCY_KEY, MAX_SEATS, BoundedIsoDateTimeFilter, query_int
 from api.schema import errors
-from api.schema import errors
 from core.errors import Forbidden, NotFound, Rejected
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze

@@ -12,7 +12,6 @@ from api.limits import MAX_SEATS
 from api.matches import MatchSerializer
 from core.errors import Forbidden, NotFound
 from matches import selectors as match_selectors
-from matches import selectors as match_selectors
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
 
@@ -86,11 +85,6 @@ class LadderRoundSerializer(serializers.Serializer):
     matches = serializers.ListField(child=serializers.IntegerField(), help_text="The round's match ids.")
 
 
-class LadderRoundSerializer(serializers.Serializer):
-    round = serializers.IntegerField(allow_null=True, help_text="null: too few entries to pair a round.")
-    matches = serializers.ListField(child=serializers.IntegerField(), help_text="The round's match ids.")
-
-
 class LadderFilter(django_filters.FilterSet):
     game = django_filters.CharFilter()
     is_active = django_filters.BooleanFilter()
@@ -144,9 +138,8 @@ class LadderViewSet(viewsets.GenericViewSet):
             ladder=ladder, user=None if bot else request.user, bot=bot, deck_share_id=body.validated_data.get("deck")
         )
         row = next(row for row in selectors.leaderboard(ladder=ladder) if row["entry"] == entry.pk)
-        return Response(LeaderboardLeaderboardEntrySerializer(row).data, status=status.HTTP_201_CREATED)
+        return Response(LeaderboardEntrySerializer(row).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={204: OpenApiResponse(description="Left.")})
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Left.")})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def leave(self, request, slug=None):
@@ -160,7 +153,7 @@ class LadderViewSet(viewsets.GenericViewSet):
         """Ordered by the conservative ordinal (mu - 3 sigma); `provisional` marks unsettled ratings."""
         ladder = services.ladder_get(slug=slug)
         rows = selectors.leaderboard(ladder=ladder, include_left=request.query_params.get("include_left") == "true")
-        return Response(LeaderboardLeaderboardEntrySerializer(rows, many=True).data)
+        return Response(LeaderboardEntrySerializer(rows, many=True).data)
 
     @extend_schema(responses=RatingChangeSerializer(many=True))
     @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)/history")
@@ -195,7 +188,6 @@ class LadderViewSet(viewsets.GenericViewSet):
         return Response(SeasonSerializer(ladder.seasons.all(), many=True).data)
 
     @extend_schema(request=None, responses={201: SeasonSerializer})
-    @extend_schema(request=None, responses={201: SeasonSerializer})
     @action(detail=True, methods=["post"], url_path="seasons/close", permission_classes=[permissions.IsAuthenticated])
     def close_season(self, request, slug=None):
         ladder = services.ladder_get(slug=slug)
@@ -204,7 +196,6 @@ class LadderViewSet(viewsets.GenericViewSet):
         archived = services.ladder_season_close(ladder_id=ladder.pk)
         return Response(SeasonSerializer(archived).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={201: LadderRoundSerializer})
     @extend_schema(request=None, responses={201: LadderRoundSerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def rounds(self, request, slug=None):
