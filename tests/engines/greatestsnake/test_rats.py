@@ -100,3 +100,28 @@ def test_once_eaten_rat_king_is_like_any_other_rat() -> None:
     state = table(3, hands={0: [squeeze]}, rats={1: {1: RAT_KING}})
     state = pass_all(act(state, 0, {"type": "play", "card": squeeze, "rat": RAT_KING}))
     assert state.pit[-1] == RAT_KING  # vomited to the Pit like any rat
+
+
+def test_a_snake_put_to_sleep_in_answer_to_its_meal_cannot_eat() -> None:
+    lullaby = card("lullaby")
+    state = table(3, active=2, hands={1: [lullaby]}, deck_top=[RAT_CARD])
+    state = pass_all(act(state, 2, {"type": "digest"}))
+    state = act(state, 0, {"type": "eat"})
+    state = pass_all(act(state, 1, {"type": "play", "card": lullaby, "snake": 0}))
+    assert not state.awake[0] and state.spaces[0][0] == -1 and state.pit == [RAT_CARD]
+
+
+def test_a_sleeping_snake_still_vomits() -> None:
+    squeeze = card("squeeze")
+    state = table(3, hands={0: [squeeze]}, rats={1: {1: RAT_CARD}})
+    state.awake[1] = False
+    state = pass_all(act(state, 0, {"type": "play", "card": squeeze, "rat": RAT_CARD}))
+    assert state.pit == [RAT_CARD]
+
+
+def test_rats_never_share_a_space() -> None:
+    rats = {0: {0: LAB_RAT, 1: card("lab-rat", 1), 2: RAT_CARD}}
+    state = digest(table(3, rats=rats, bodies={0: [card("rat", 5)]}))
+    occupied = [rat for rat in state.spaces[0] if rat >= 0]
+    assert len(occupied) == len(set(occupied)) == 3
+    assert state.spaces[0] == [-1, LAB_RAT, card("lab-rat", 1), RAT_CARD]  # RAT_CARD on the Tail
