@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from engines.errors import EngineError
+from engines.ragnguns.errors import CatalogueError
 from engines.ragnguns.vocabulary import check_steps
 
 # -- vocabulary (the rulebook's own words) ------------------------------------------------------
@@ -95,22 +95,6 @@ _FORMAT_FIELDS = frozenset(
         "max_restricted",
     }
 )
-
-
-class CatalogueError(EngineError):
-    """The catalogue, format or pre-built deck data are broken. Raised at load time, never later."""
-
-    code = "catalogue/invalid"
-
-    def __init__(self, detail: str, *, card_id: str | None = None, field: str | None = None):
-        where = []
-        if card_id is not None:
-            where.append(f"card {card_id!r}")
-        if field is not None:
-            where.append(f"field {field!r}")
-        super().__init__(f"{', '.join(where)}: {detail}" if where else detail)
-        self.card_id = card_id
-        self.field = field
 
 
 # -- names ------------------------------------------------------------------------------------------

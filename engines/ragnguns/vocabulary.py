@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.errors import EngineError
+from engines.ragnguns.errors import CatalogueError
 
 # Where a shot lands. "volley": as in a GUNFIGHT ("put it on your opponent's SHELTER ... the
 # opponent distributes the remaining BULLETS between his ALLEY and his GUNSLINGER"); the others hit
@@ -77,10 +77,6 @@ _KEYWORDS = frozenset(
 _TYPES = frozenset({"ACTION", "WEAPON", "ITEM", "TRAP", "BACKUP", "GUNSLINGER"})
 
 
-class VocabularyError(EngineError):
-    code = "catalogue/invalid"
-
-
 @dataclass(frozen=True)
 class Step:
     """One verb of an Effect with its arguments (hashable, read-only)."""
@@ -116,8 +112,6 @@ _MISSING = object()
 
 
 def _fail(message: str, card_id: str, where: str) -> None:
-    from engines.ragnguns.catalogue import CatalogueError  # the loader's own error type
-
     raise CatalogueError(message, card_id=card_id, field=where)
 
 
