@@ -344,7 +344,9 @@ def _pair(items: tuple, seat: int, value: Any) -> tuple:
     return (value, items[1]) if seat == 0 else (items[0], value)
 
 
-def _sorted(cards) -> tuple[str, ...]:
+@lru_cache(maxsize=_CACHE)
+def _sorted(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards in canonical order (hands are kept so: it makes a hand its own cache key)."""
     return tuple(sorted(cards, key=RANK.__getitem__))
 
 
@@ -457,18 +459,35 @@ def _buy(state: RattlesnakeState, seat: int, action: Action) -> None:
 def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The named cards, checked to be in the hand (as many of each as named), in canonical order, and
     the hand without them."""
-    if type(cards) is not list:
+    if type(cards) is not list or not all(type(name) is str for name in cards):
         raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
+    taken = _take(hand, tuple(cards))
+    if taken is None:
+        raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
+    if not taken:
+        raise IllegalAction("a card is not in your hand (as many times as named)", code=f"{area}/not_in_hand")
+    return taken
+
+
+@lru_cache(maxsize=_CACHE)
+def _take(
+    hand: tuple[str, ...], cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | tuple[()] | None:
+    """(the cards in canonical order, the hand without them); () when the hand lacks one; None when a
+    name is no card (a function of its arguments only, so cached: the same few plays recur)."""
     left = list(hand)
     for name in cards:
-        if type(name) is not str or name not in CARDS:
-            raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
+        if name not in CARDS:
+            return None
         if name not in left:
-            raise IllegalAction(
-                f"{name!r} is not in your hand (as many times as named)", code=f"{area}/not_in_hand"
-            )
+            return ()
         left.remove(name)
     return _sorted(cards), tuple(left)
+
+
+@lru_cache(maxsize=_CACHE)
+def _values(cards: tuple[str, ...]) -> tuple[int | None, ...]:
+    return tuple(VALUE.get(name) for name in cards)
 
 
 # --- attacking ----------------------------------------------------------------------------------------
@@ -482,7 +501,7 @@ def _attack(state: RattlesnakeState, seat: int, cards: Any) -> None:
         raise IllegalAction("The attacker must always play at least 1 card.", code="attack/no_cards")
     # "The attacker selects cards from their hand and plays them face down".
     state.hands = _pair(state.hands, seat, left)
-    state.attack, state.attack_values = played, tuple(VALUE.get(name) for name in played)
+    state.attack, state.attack_values = played, _values(played)
     state.attacked = True
     state.phase = DEFEND
 
@@ -495,7 +514,7 @@ def _defend(state: RattlesnakeState, seat: int, cards: Any) -> None:
         raise IllegalAction(f"the defender must play at least {least} card(s)", code="defend/too_few_cards")
     # "The defender may choose to play no cards."
     state.hands = _pair(state.hands, seat, left)
-    state.defense, state.defense_values = played, tuple(VALUE.get(name) for name in played)
+    state.defense, state.defense_values = played, _values(played)
     _reveal(state)
 
 

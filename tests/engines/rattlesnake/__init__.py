@@ -57,7 +57,7 @@ def table(
     anywhere are simply not in the game: use it for rule tests, not for counting cards."""
     state = new(pistol="seat_0")
     state.phase = MAIN
-    state.hands = tuple(_sorted(hand) for hand in hands)
+    state.hands = tuple(_sorted(tuple(hand)) for hand in hands)
     state.decks = tuple(tuple(deck) for deck in decks)
     state.discards = tuple(tuple(discard) for discard in discards)
     state.saloon = tuple(
