@@ -92,8 +92,11 @@ def acting_as_a_new_role(privileges: str | None):
 
 def a_bot_match():
     match = services.match_create(
-        game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random"), SeatSpec(bot="random")],
-        options={"passes": 1}, bots_play="now", seed=b"seed of the guarded match",
+        game_key="rat-snake",
+        seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random"), SeatSpec(bot="random")],
+        options={"passes": 1},
+        bots_play="now",
+        seed=b"seed of the guarded match",
     )
     match.refresh_from_db()
     assert match.is_finished and match.events.exists()
@@ -118,8 +121,10 @@ def test_the_service_role_plays_matches_and_tournaments_but_cannot_change_or_emp
     with acting_as_a_new_role(privileges=None):
         match = a_bot_match()  # seats with the match, then events, then the projection's UPDATE
         human = services.match_create(
-            game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])],
-            options={"side_bets": False}, created_by=users["alice"],
+            game_key="rat-snake",
+            seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])],
+            options={"side_bets": False},
+            created_by=users["alice"],
         )
         tournament = a_started_table_tournament(users)
         execute("SET CONSTRAINTS ALL IMMEDIATE")  # TRUNCATE waits for no deferred foreign-key check
@@ -155,8 +160,13 @@ def test_the_guards_hold_against_a_role_granted_every_privilege(postgres, users)
                 execute(f"TRUNCATE {table}")
         with refused(REFUSED_BY_TRIGGER):
             execute(f"TRUNCATE {Match._meta.db_table} CASCADE")  # reaches the events, and stops there
-        for column, value in [("seed", b"x"), ("seed_commitment", "0" * 64), ("game", "rattlebones"),
-                              ("engine_version", "0"), ("options", '{"passes": 9}')]:
+        for column, value in [
+            ("seed", b"x"),
+            ("seed_commitment", "0" * 64),
+            ("game", "rattlebones"),
+            ("engine_version", "0"),
+            ("options", '{"passes": 9}'),
+        ]:
             with refused(REFUSED_BY_TRIGGER):
                 execute(f"UPDATE {Match._meta.db_table} SET {column} = %s WHERE id = %s", [value, match.pk])
         with refused(REFUSED_BY_TRIGGER):
@@ -173,13 +183,19 @@ def test_the_guards_hold_against_a_role_granted_every_privilege(postgres, users)
 
 # --- the two roles, end to end, on a database of their own -------------------------------------
 
+
 def superuser_connect(dbname: str):
     import psycopg
 
     database = settings.DATABASES["default"]
     return psycopg.connect(
-        host=database["HOST"] or "127.0.0.1", port=database["PORT"] or 5432, user=database["USER"],
-        password=database["PASSWORD"] or None, dbname=dbname, autocommit=True, connect_timeout=10,
+        host=database["HOST"] or "127.0.0.1",
+        port=database["PORT"] or 5432,
+        user=database["USER"],
+        password=database["PASSWORD"] or None,
+        dbname=dbname,
+        autocommit=True,
+        connect_timeout=10,
     )
 
 
@@ -190,8 +206,13 @@ def role_url(role: str, dbname: str) -> str:
 
 def manage(*args: str, env: dict[str, str]) -> str:
     result = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**os.environ, **env},
-        capture_output=True, text=True, timeout=600, check=False,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
@@ -226,7 +247,10 @@ class Session:
 
         database = settings.DATABASES["default"]
         self.connection = psycopg.connect(
-            host=database["HOST"] or "127.0.0.1", port=database["PORT"] or 5432, user=role, dbname=dbname,
+            host=database["HOST"] or "127.0.0.1",
+            port=database["PORT"] or 5432,
+            user=role,
+            dbname=dbname,
             connect_timeout=10,
         )
 
@@ -270,18 +294,42 @@ def test_the_service_role_cannot_truncate_drop_triggers_or_alter_the_event_table
     sessions: list[Session] = []
     try:
         subprocess.run(
-            [psql, "-X", "-q", "-h", database["HOST"] or "127.0.0.1", "-p", str(database["PORT"] or 5432),
-             "-U", database["USER"], "-d", "postgres", "-v", f"owner={owner}", "-v", f"app={app}",
-             "-v", f"database={dbname}", "-f", str(ROOT / "deploy" / "roles.sql")],
-            check=True, capture_output=True, text=True, timeout=60,
+            [
+                psql,
+                "-X",
+                "-q",
+                "-h",
+                database["HOST"] or "127.0.0.1",
+                "-p",
+                str(database["PORT"] or 5432),
+                "-U",
+                database["USER"],
+                "-d",
+                "postgres",
+                "-v",
+                f"owner={owner}",
+                "-v",
+                f"app={app}",
+                "-v",
+                f"database={dbname}",
+                "-f",
+                str(ROOT / "deploy" / "roles.sql"),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
             env={**os.environ, "PGPASSWORD": database["PASSWORD"] or ""},
         )
         env = {
-            "DATABASE_URL": role_url(app, dbname), "DATABASE_OWNER_URL": role_url(owner, dbname),
+            "DATABASE_URL": role_url(app, dbname),
+            "DATABASE_OWNER_URL": role_url(owner, dbname),
             "CELERY_TASK_ALWAYS_EAGER": "1",
         }
         assert f"Granted the service's role '{app}'" in manage("migrate", "--no-input", env=env)
-        match_id = int(manage("shell", "-c", SERVICE_PLAYS, env={**env, "DATABASE_OWNER_URL": ""}).split()[-1])
+        match_id = int(
+            manage("shell", "-c", SERVICE_PLAYS, env={**env, "DATABASE_OWNER_URL": ""}).split()[-1]
+        )
 
         service = Session(app, dbname)
         sessions.append(service)
@@ -303,7 +351,8 @@ def test_the_service_role_cannot_truncate_drop_triggers_or_alter_the_event_table
         service.refused("SET session_replication_role = replica", NO_PRIVILEGE)
         service.refused(
             "CREATE OR REPLACE FUNCTION snakepit_guard_waived(relation oid) RETURNS boolean "
-            "LANGUAGE sql AS 'SELECT true'", NO_PRIVILEGE,
+            "LANGUAGE sql AS 'SELECT true'",
+            NO_PRIVILEGE,
         )
         service.refused("CREATE TABLE public.forged (i int)", NO_PRIVILEGE)
         service.refused(f"UPDATE matches_match SET seed = 'x' WHERE id = {match_id}", REFUSED_BY_TRIGGER)
@@ -320,7 +369,9 @@ def test_the_service_role_cannot_truncate_drop_triggers_or_alter_the_event_table
         sessions.append(table_owner)
         for table in EVENT_TABLES:
             table_owner.refused(f"TRUNCATE {table} CASCADE", REFUSED_BY_TRIGGER)
-        table_owner.refused(f"UPDATE matches_match SET options = '{{}}' WHERE id = {match_id}", REFUSED_BY_TRIGGER)
+        table_owner.refused(
+            f"UPDATE matches_match SET options = '{{}}' WHERE id = {match_id}", REFUSED_BY_TRIGGER
+        )
         table_owner.refused(f"DELETE FROM matches_matchseat WHERE match_id = {match_id}", REFUSED_BY_TRIGGER)
         assert table_owner.run(
             "SET LOCAL snakepit.unsealed = 'on'",

@@ -52,12 +52,14 @@ def service_role_grant(connection, role: str) -> None:
         )
         row = cursor.fetchone()
         if row is None:
-            raise CommandError(f"the service's role {role!r} (DATABASE_URL's user) does not exist: deploy/roles.sql")
+            raise CommandError(
+                f"the service's role {role!r} (DATABASE_URL's user) does not exist: deploy/roles.sql"
+            )
         superuser, acts_as_owner, owner, schema = row
         if superuser or acts_as_owner:
             raise CommandError(
                 f"the service's role {role!r} is a superuser or can act as the owner {owner!r}: it could drop "
-                "or disable the triggers that keep the logs append-only (deploy/README.md, \"Database roles\")"
+                'or disable the triggers that keep the logs append-only (deploy/README.md, "Database roles")'
             )
         role, schema = quoted(role), quoted(schema)
         append_only = ", ".join(quoted(table) for table in append_only_tables())
@@ -94,7 +96,9 @@ class Command(DjangoMigrate):
             return super().handle(*args, **options)
         connection.close()
         # The owner's connection never joins the service's pool (OPTIONS["pool"]), if there is one.
-        options_for_owner = {key: value for key, value in (service.get("OPTIONS") or {}).items() if key != "pool"}
+        options_for_owner = {
+            key: value for key, value in (service.get("OPTIONS") or {}).items() if key != "pool"
+        }
         connection.settings_dict.update(
             USER=owner["USER"],
             PASSWORD=owner["PASSWORD"],
@@ -108,7 +112,9 @@ class Command(DjangoMigrate):
                 with transaction.atomic(using=alias):
                     service_role_grant(connection, service["USER"])
                 if options["verbosity"] >= 1:
-                    self.stdout.write(f"Granted the service's role {service['USER']!r} its privileges as {owner['USER']!r}.")
+                    self.stdout.write(
+                        f"Granted the service's role {service['USER']!r} its privileges as {owner['USER']!r}."
+                    )
         finally:
             connection.close()
             connection.settings_dict.update({key: service[key] for key in OWNER_KEYS})
