@@ -10,7 +10,11 @@ import django_filters
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer,
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
 )
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -21,10 +25,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from api.parsers import BoundedJSONParser, check_bounds
+from api.throttles import CreateThrottle, throttled_on
 from core.errors import NotFound
 from decks import selectors as deck_selectors
 from decks import services as deck_services
-from api.parsers import BoundedJSONParser, check_bounds
 from decks.models import Deck, DeckVersion
 
 # -- plain text in and out ------------------------------------------------------------------------------
@@ -464,6 +469,8 @@ VERSION_PARAMETER = OpenApiParameter("version", int, description="A version numb
 class DeckViewSet(viewsets.GenericViewSet):
     """Your saved Rag'n'Guns decks. Anyone with a deck's share id may read it; only its owner edits it.
     An edit adds a version; old versions stay readable."""
+
+    get_throttles = throttled_on(create=CreateThrottle)
 
     lookup_field = "share_id"
     filterset_class = DeckFilter

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from api.limits import INT_MAX, MAX_IDEMPOTENCY_KEY, MAX_SEATS, BoundedIsoDateTimeFilter, query_int
 from api.schema import errors
+from api.throttles import ActionThrottle, CreateThrottle, throttled_on
 from core.errors import Forbidden, NotFound, Rejected
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
@@ -217,6 +218,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     filterset_class = MatchFilter
     lookup_value_regex = "[0-9]+"
+    get_throttles = throttled_on(create=CreateThrottle, submit_action=ActionThrottle)
 
     def get_queryset(self):
         return selectors.match_list()

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from api.limits import MAX_SEATS
 from api.matches import MatchSerializer
+from api.throttles import CreateThrottle, throttled_on
 from core.errors import Forbidden, NotFound
 from matches import selectors as match_selectors
 from ratings import selectors, services, skill
@@ -34,7 +35,7 @@ class LadderSerializer(serializers.ModelSerializer):
 class LadderCreateSerializer(serializers.Serializer):
     game = serializers.CharField()
     name = serializers.CharField(max_length=100)
-    slug = serializers.SlugField(required=False)
+    slug = serializers.SlugField(required=False, max_length=50, allow_unicode=True)
     options = serializers.DictField(required=False, default=dict)
     seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
     rating_model = serializers.ChoiceField(choices=list(skill.MODELS), default="plackett_luce")
@@ -100,6 +101,8 @@ def _may_manage(user, ladder: Ladder) -> bool:
 
 class LadderViewSet(viewsets.GenericViewSet):
     """Ladders: bots and people play continuously; every finished match is rated once."""
+
+    get_throttles = throttled_on(create=CreateThrottle)
 
     lookup_field = "slug"
     filterset_class = LadderFilter

@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
+from api.throttles import CreateThrottle, throttled_on
 from tournaments import selectors, services
 from tournaments.formats import lifecycle
 from tournaments.models import Tournament, TournamentEntry, TournamentTable
@@ -39,7 +40,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    slug = serializers.SlugField(required=False)
+    slug = serializers.SlugField(required=False, max_length=50, allow_unicode=True)
     game = serializers.CharField()
     format = serializers.ChoiceField(choices=list(lifecycle.FORMATS))
     options = serializers.DictField(required=False, default=dict, help_text="The game's rule options.")
@@ -177,6 +178,8 @@ class TournamentFormatViewSet(viewsets.ViewSet):
 
 class TournamentViewSet(viewsets.GenericViewSet):
     """Tournaments of any registered game: leagues, brackets, Swiss, pods, groups with playoffs."""
+
+    get_throttles = throttled_on(create=CreateThrottle)
 
     lookup_field = "slug"
     queryset = Tournament.objects.all()

@@ -1,12 +1,13 @@
 """The API's URLs: each module of `api` (one per app) lists its routes; the paths are the public
 contract and never change under a client."""
 
+from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from api import decks, games, matches, ratings, tournaments
+from api.throttles import ThrottledLoginView, ThrottledObtainAuthToken
 
 router = DefaultRouter()
 for module in (games, matches, decks, ratings, tournaments):
@@ -15,8 +16,11 @@ for module in (games, matches, decks, ratings, tournaments):
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/", include("rest_framework.urls")),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/", include(([
+        path("login/", ThrottledLoginView.as_view(), name="login"),
+        path("logout/", LogoutView.as_view(), name="logout"),
+    ], "rest_framework"))),
+    path("auth/token/", ThrottledObtainAuthToken.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

@@ -16,11 +16,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from core.errors import ApplicationError, Conflict, Forbidden, Rejected
+from core.quotas import quota_check, quota_exempt
 from engines.chance import seed_commitment
 from engines.errors import EngineError, IllegalAction
 from engines.protocol import Event, Game
 from engines.registry import get_game
-from matches.models import Match, MatchEvent, MatchSeat
 from matches.live import (
     LiveMatch,
     live_catch_up,
@@ -30,6 +30,7 @@ from matches.live import (
     live_new,
     live_return_unchanged,
 )
+from matches.models import Match, MatchEvent, MatchSeat
 from matches.selectors import MatchSnapshot, match_get
 from matches.store import NewEvent, chance_and_bots_play, event_row, events_insert, projection_update
 from matches.tasks import match_play
@@ -105,6 +106,12 @@ def match_create(
             raise Rejected(f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required")
         if spec.deck is not None and not game.spec.needs_deck:
             raise Rejected(f"{game.spec.name} is played without decks", code="seat/deck_not_needed")
+    if all(spec.bot for spec in seats) and not quota_exempt(created_by):
+        running = Match.objects.filter(created_by=created_by, status=Match.Status.RUNNING)
+        quota_check(
+            created_by, name="bot_matches", what="running matches of bots only",
+            current=running.exclude(seats__user__isnull=False).count(),
+        )
     seed = seed if seed is not None else secrets.token_bytes(32)
     match = Match.objects.create(
         game=game.spec.key,

@@ -12,12 +12,14 @@ import random
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.text import slugify
 
 from core.errors import Conflict, Forbidden, NotFound, Rejected
+from core.quotas import quota_check, quota_exempt
+from core.slugs import slug_for
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
@@ -70,7 +72,17 @@ def ladder_create(
         raise Rejected(f"rating model is one of {', '.join(skill.MODELS)}", code="ladder/unknown_rating_model")
     if entry_policy not in Ladder.Entry.values:
         raise Rejected(f"entry policy is one of {', '.join(Ladder.Entry.values)}", code="ladder/bad_entry_policy")
-    slug = slug or slugify(name)
+    slug = slug or slug_for(name, taken=lambda candidate: Ladder.objects.filter(slug=candidate).exists(), prefix="ladder")
+    if not quota_exempt(created_by):
+        shortest = settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]
+        if round_interval_seconds < shortest:
+            raise Rejected(
+                f"a ladder plays a round at most every {shortest} seconds", code="ladder/round_interval_too_short"
+            )
+        quota_check(
+            created_by, name="ladders", what="active ladders",
+            current=Ladder.objects.filter(created_by=created_by, is_active=True).count(),
+        )
     if Ladder.objects.filter(slug=slug).exists():
         raise Conflict(f"a ladder {slug!r} exists already", code="ladder/slug_taken")
     ladder = Ladder.objects.create(

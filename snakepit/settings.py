@@ -242,6 +242,20 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess_schema"],
 }
 
+# Requests per client (per user when signed in; staff are exempt), counted in the cache (api/throttles.py).
+SNAKEPIT_RATES = {
+    "sign_in": os.environ.get("SNAKEPIT_RATE_SIGN_IN", "10/min"),
+    "create": os.environ.get("SNAKEPIT_RATE_CREATE", "60/hour"),
+    "actions": os.environ.get("SNAKEPIT_RATE_ACTIONS", "600/min"),
+}
+# What one user (staff excepted) may have going at once, and how often a ladder of theirs may play.
+SNAKEPIT_QUOTAS = {
+    "bot_matches": int(os.environ.get("SNAKEPIT_QUOTA_BOT_MATCHES", "10")),  # running, bots only
+    "ladders": int(os.environ.get("SNAKEPIT_QUOTA_LADDERS", "5")),  # active, created by them
+    "tournaments": int(os.environ.get("SNAKEPIT_QUOTA_TOURNAMENTS", "10")),  # not finished, organised by them
+    "min_round_interval_seconds": int(os.environ.get("SNAKEPIT_MIN_ROUND_INTERVAL", "300")),
+}
+
 # How many events one request may append on its own (chance and bot moves after a human action):
 # a guard against an engine that never hands the turn back, not a game rule.
 SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"))

@@ -55,6 +55,12 @@ def pytest_sessionstart(session):
         pytest.exit("\n".join(problems), returncode=3)
 
 
+@pytest.fixture(autouse=True)
+def generous_rates(settings):
+    """Tests send requests faster than any person would; tests/api/test_limits.py sets real rates."""
+    settings.SNAKEPIT_RATES = {scope: "1000000/min" for scope in settings.SNAKEPIT_RATES}
+
+
 @pytest.fixture
 def users(db, django_user_model):
     """Three players and their API clients' credentials."""

@@ -20,9 +20,10 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
-from django.utils.text import slugify
 
 from core.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
+from core.quotas import quota_check
+from core.slugs import slug_for
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
 from engines.registry import get_game
@@ -234,7 +235,13 @@ def tournament_create(
         raise Rejected(f"result mode is one of {', '.join(Tournament.ResultMode.values)}", code="tournament/bad_result_mode")
     if seeding not in Tournament.Seeding.values:
         raise Rejected(f"seeding is one of {', '.join(Tournament.Seeding.values)}", code="tournament/bad_seeding")
-    slug = slug or slugify(name)
+    slug = slug or slug_for(
+        name, taken=lambda candidate: Tournament.objects.filter(slug=candidate).exists(), prefix="tournament"
+    )
+    quota_check(
+        organiser, name="tournaments", what="tournaments not finished",
+        current=Tournament.objects.filter(organiser=organiser).exclude(status=Tournament.Status.FINISHED).count(),
+    )
     if Tournament.objects.filter(slug=slug).exists():
         raise Conflict(f"a tournament {slug!r} exists already", code="tournament/slug_taken")
     return Tournament.objects.create(
