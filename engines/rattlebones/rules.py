@@ -336,39 +336,37 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
                 key = (die, start, steps, space, stars)
             elif space == PLUS_ONE:
-                actions += _plus_one_landing(die, start, steps, sides, _points_available(supply))
-                continue
+                key = (die, start, steps, _offers(space, sides, _points_available(supply)))
             elif not supply[space]:
                 key = (die, start, steps, None, 0)  # nothing to take: "Do nothing" only
             elif space != ARROW and space not in sides:
                 key = (die, start, steps, space, 0)  # the usual case: any of the five sides
             else:
-                actions += _landing(die, start, steps, _offers(space, sides, 1))
-                continue
+                key = (die, start, steps, _offers(space, sides, 1))
             known = _USUAL_MOVES.get(key)
             if known is None:
+                if len(_USUAL_MOVES) > _MOVES_KEPT:
+                    _USUAL_MOVES.clear()
                 known = _USUAL_MOVES[key] = _usual_move(key)
             actions += known
     return actions
 
 
-# The moves whose actions depend only on (die, from, steps, space, stars), made once and shared (never
-# mutated: `legal_actions` hands out a new list of them). At most 3 x 20 x 9 x (14 + 21) entries.
+# The actions of a move, by (die, from, steps, space, stars) or (die, from, steps, offers): made once and
+# shared (never mutated: `legal_actions` hands out a new list of them), forgotten when too many.
 _USUAL_MOVES: dict[tuple, tuple[Action, ...]] = {}
+_MOVES_KEPT = 50_000
 
 
 def _usual_move(key: tuple) -> tuple[Action, ...]:
+    if len(key) == 4:
+        return _landing(*key)
     die, start, steps, space, stars = key
     if space == STORE:
         return tuple(
             {"type": "use_die", "die": die, "from": start, "steps": steps, "sell": sell} for sell in range(stars + 1)
         )
     return _landing(die, start, steps, _NOTHING_OFFERED if space is None else _EVERY_SIDE[space])
-
-
-@lru_cache(maxsize=16384)
-def _plus_one_landing(die: int, start: int, steps: int, sides: tuple[str, ...], available: int) -> tuple[Action, ...]:
-    return _landing(die, start, steps, _offers(PLUS_ONE, sides, available))
 
 
 def _landing(die: int, start: int, steps: int, offers: tuple) -> tuple[Action, ...]:
