@@ -79,6 +79,7 @@ class Info:
     plays: tuple[Play, ...]  # Effects a player pays for and plays (not ↓, not ◊)
     on_place: tuple[tuple[str, Play], ...]  # (zone, ↓ Effect)
     lasting: tuple[tuple[str, Op], ...]  # (zone, ◊ step)
+    cheapest: int  # the lowest printed cost among `plays` (a quick "cannot pay any" test)
 
     def on_place_in(self, zone: str) -> Play | None:
         for where, play in self.on_place:
@@ -124,6 +125,7 @@ def _compile(card: Card) -> Info:
         plays=tuple(plays),
         on_place=tuple(on_place),
         lasting=tuple(lasting),
+        cheapest=min((min([play.cost, *(cost for _, cost in play.readings)]) for play in plays), default=99),
     )
 
 

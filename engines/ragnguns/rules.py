@@ -230,8 +230,10 @@ class RagnGuns(Game[RagnGunsState]):
         used, bullets, belt = side.used, side.bullets, side.belt
         for card, where in sources:
             info = CARDS[card]
-            if info.type == "TRAP":
+            if info.type == "TRAP" or not info.plays:
                 continue
+            if not discounts and info.cheapest > (belt if where == "gunslinger" else bullets):
+                continue  # nothing on this card is affordable
             for play in info.plays:
                 if play.once_per_turn and (card, play.index) in used:
                     continue
