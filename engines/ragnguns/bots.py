@@ -16,10 +16,6 @@ from engines.protocol import Action, Bot, Turn
 from engines.ragnguns.cards import CARDS
 
 
-def _shoots(step_ops: tuple[str, ...]) -> bool:
-    return "shoot" in step_ops
-
-
 class HeuristicBot(Bot):
     name = "heuristic"
 
