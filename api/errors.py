@@ -6,7 +6,8 @@ import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import DataError, IntegrityError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -67,3 +68,15 @@ def exception_handler(exc, context):
         body["fields"] = exc.detail
     response.data = body
     return response
+
+
+# Errors raised before any DRF view runs (snakepit/errors.py): the same body under /api/, a plain page elsewhere.
+_TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 413: "Request too large", 500: "Server error"}
+
+
+def error_response(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": code, "detail": detail}, status=status)
+    title = _TITLES.get(status, "Error")
+    page = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(detail)}</p>"
+    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8")

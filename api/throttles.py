@@ -12,7 +12,7 @@ from django.contrib.auth.views import LoginView
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.throttling import SimpleRateThrottle
 
-from snakepit.errors import error_response
+from api.errors import error_response
 
 
 class ScopeThrottle(SimpleRateThrottle):

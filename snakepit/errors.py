@@ -5,18 +5,9 @@ elsewhere a short plain page. Never a debug page (DEBUG is off unless asked for)
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.html import escape
+from django.http import HttpRequest, HttpResponse
 
-_TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 413: "Request too large", 500: "Server error"}
-
-
-def error_response(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:
-    if request.path.startswith("/api/"):
-        return JsonResponse({"code": code, "detail": detail}, status=status)
-    title = _TITLES.get(status, "Error")
-    page = f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{escape(detail)}</p>"
-    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8")
+from api.errors import error_response
 
 
 def bad_request(request, exception=None):
