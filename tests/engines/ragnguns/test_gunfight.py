@@ -65,3 +65,14 @@ def test_six_bullets_on_a_gunslinger_lose_the_duel() -> None:
     outcome = GAME.outcome(shot)
     assert outcome is not None and outcome.ranks == (1, 2) and outcome.reason == "six_bullets"
     assert GAME.decision(shot).kind == "over"
+
+
+def test_the_machete_in_the_shelter_must_be_shot_first() -> None:
+    """ "the Machete has 1 ♥. If I placed it in my Shelter, my opponent must first shoot a Bullet at it
+    (and discard it) before being able to reach me." """
+    state = lay_out(duel(), 0, alley="sisters", bullets=1)
+    state = lay_out(state, 1, shelter="machete", alley=None)
+    shot = act(state, 0, {"type": "gunfight", "bullets": 1})
+    assert (
+        shot.sides[1].shelter is None and shot.sides[1].discard == ["machete"] and shot.sides[1].wounds == 0
+    )
