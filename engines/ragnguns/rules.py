@@ -595,8 +595,8 @@ class RagnGuns(Game[RagnGunsState]):
             type(slots) is not list
             or len(slots) != 2
             or any(type(slot) is not list for slot in slots)
-            or sorted(slots[0] + slots[1]) != sorted(side.hand)
             or not all(type(card) is str for card in slots[0] + slots[1])
+            or sorted(slots[0] + slots[1]) != sorted(side.hand)
         ):
             raise IllegalAction("hide every card of your hand, in two slots", code="hide/bad_arrangement")
         for index, slot in enumerate(slots):

@@ -3,6 +3,11 @@ player's order; only the top card of a slot is usable and visible to the opponen
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+
+from engines.errors import IllegalAction
 from engines.protocol import Event
 from engines.ragnguns import GAME
 
@@ -61,3 +66,18 @@ def test_an_empty_hand_ends_the_turn_without_hiding() -> None:
     state = lay_out(duel(), 0, hand=[], bullets=1)
     state = act(state, 0, {"type": "end_turn"})
     assert state.current == 1 and state.sides[0].belt == 1
+
+
+def test_a_malformed_arrangement_is_refused_with_a_code() -> None:
+    state = act(lay_out(duel(), 0, hand=["machete", "whip"]), 0, {"type": "end_turn"})
+    for slots in (
+        [[1], ["machete"]],
+        [["machete"], []],
+        [["machete", "whip"]],
+        "both",
+        [["whip", "whip"], []],
+    ):
+        snapshot = copy.deepcopy(state)
+        with pytest.raises(IllegalAction) as raised:
+            GAME.apply(state, Event.action(0, {"type": "hide", "slots": slots}))
+        assert raised.value.code == "hide/bad_arrangement" and state == snapshot
