@@ -18,13 +18,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
+from api.negotiation import FormatFilterNegotiation
 from api.parsers import BoundedJSONParser, check_bounds
 from api.throttles import CreateThrottle, throttled_on
 from core.errors import NotFound
@@ -68,20 +67,6 @@ class PlainTextRenderer(BaseRenderer):
         if response is not None:
             response["Content-Type"] = "application/json"
         return json.dumps(data, ensure_ascii=False).encode(self.charset)
-
-
-class _ApiSettingsWithoutFormatOverride:
-    URL_FORMAT_OVERRIDE = None
-
-    def __getattr__(self, name):
-        return getattr(api_settings, name)
-
-
-class DeckFormatNegotiation(DefaultContentNegotiation):
-    """On these endpoints `?format=` names a deck format (standard, frontier), not a renderer, as
-    DRF's URL_FORMAT_OVERRIDE would have it; the Accept header still chooses the renderer."""
-
-    settings = _ApiSettingsWithoutFormatOverride()
 
 
 # -- serializers ---------------------------------------------------------------------------------------
@@ -429,7 +414,7 @@ class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
 
     permission_classes = [permissions.AllowAny]
     parser_classes = [BoundedJSONParser, PlainTextParser]
-    content_negotiation_class = DeckFormatNegotiation
+    content_negotiation_class = FormatFilterNegotiation
 
     @extend_schema(
         request=TEXT_BODY,
@@ -455,12 +440,13 @@ class RagnGunsDeckCheckViewSet(viewsets.ViewSet):
 
 class DeckFilter(django_filters.FilterSet):
     legal = django_filters.BooleanFilter(label="Whether the current version is legal")
-    format = django_filters.CharFilter(label="The current version's format key")
+    deck_format = django_filters.CharFilter(field_name="format", label="The current version's format key")
+    format = django_filters.CharFilter(label="Deprecated spelling of deck_format")
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
         model = Deck
-        fields = ["legal", "format", "name"]
+        fields = ["legal", "deck_format", "format", "name"]
 
 
 VERSION_PARAMETER = OpenApiParameter("version", int, description="A version number; default the current one.")
@@ -475,7 +461,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     lookup_field = "share_id"
     filterset_class = DeckFilter
     parser_classes = [BoundedJSONParser, PlainTextParser]
-    content_negotiation_class = DeckFormatNegotiation
+    content_negotiation_class = FormatFilterNegotiation
     serializer_class = DeckSerializer
     queryset = Deck.objects.none()  # for the schema; get_queryset is the truth
 

@@ -16,6 +16,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
+from api.negotiation import FormatFilterNegotiation
 from api.throttles import CreateThrottle, throttled_on
 from tournaments import selectors, services
 from tournaments.formats import lifecycle
@@ -122,14 +123,15 @@ class TableSerializer(serializers.ModelSerializer):
 
 class TournamentFilter(django_filters.FilterSet):
     game = django_filters.CharFilter()
-    format = django_filters.CharFilter()
+    tournament_format = django_filters.CharFilter(field_name="format", label="swiss, pods, ... (/api/tournament-formats/)")
+    format = django_filters.CharFilter(label="Deprecated spelling of tournament_format")
     status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
     organiser = django_filters.CharFilter(field_name="organiser__username")
     player = django_filters.CharFilter(field_name="entries__user__username", label="Username of a registered player")
 
     class Meta:
         model = Tournament
-        fields = ["game", "format", "status", "organiser", "player"]
+        fields = ["game", "tournament_format", "format", "status", "organiser", "player"]
 
 
 class RecordedEventSerializer(serializers.Serializer):
@@ -180,6 +182,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
     """Tournaments of any registered game: leagues, brackets, Swiss, pods, groups with playoffs."""
 
     get_throttles = throttled_on(create=CreateThrottle)
+    content_negotiation_class = FormatFilterNegotiation
 
     lookup_field = "slug"
     queryset = Tournament.objects.all()

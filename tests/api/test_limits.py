@@ -98,3 +98,21 @@ def test_names_in_any_script_get_a_usable_unique_slug(users, client_for):
         assert client_for().get(f"/api/tournaments/{slug}/").status_code == 200
     ladder = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Лестница"}, format="json").json()
     assert ladder["slug"] == "лестница" and Ladder.objects.filter(slug="лестница").exists()
+
+
+def test_format_filters_have_their_own_names_and_the_old_spelling_still_works(users, client_for):
+    alice = client_for(users["alice"])
+    for name, fmt in (("Swiss", "swiss"), ("League", "round_robin")):
+        assert alice.post("/api/tournaments/", {"name": name, "game": "rat-snake", "format": fmt}, format="json").status_code == 201
+    anyone = client_for()
+    for query in ({"tournament_format": "swiss"}, {"format": "swiss"}):
+        listed = anyone.get("/api/tournaments/", query)
+        assert listed.status_code == 200 and [row["name"] for row in listed.json()["results"]] == ["Swiss"], query
+    deck = alice.post(
+        "/api/decks/", {"name": "Mine", "format": "standard", "text": "Buffalo Kid\nMachete\n"}, format="json"
+    )
+    assert deck.status_code == 201, deck.json()
+    for query in ({"deck_format": "standard"}, {"format": "standard"}):
+        listed = alice.get("/api/decks/", query)
+        assert listed.status_code == 200 and listed.json()["count"] == 1, (query, listed.content[:200])
+    assert alice.get("/api/decks/", {"deck_format": "frontier"}).json()["count"] == 0
