@@ -355,7 +355,7 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
 # The actions of a move, by (die, from, steps, space, stars) or (die, from, steps, offers): made once and
 # shared (never mutated: `legal_actions` hands out a new list of them), forgotten when too many.
 _USUAL_MOVES: dict[tuple, tuple[Action, ...]] = {}
-_MOVES_KEPT = 50_000
+_MOVES_KEPT = 8_192  # about 14 MB at most
 
 
 def _usual_move(key: tuple) -> tuple[Action, ...]:
@@ -392,7 +392,7 @@ _NOTHING_OFFERED: tuple[tuple[int | None, str | None], ...] = ((None, None),)
 _EVERY_SIDE = {space: ((None, None), *((index, space) for index in range(1, 6))) for space in SIDE_SPACES}
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _offers(space: str, sides: tuple[str, ...], available: int) -> tuple[tuple[int | None, str | None], ...]:
     """(side to replace, new side) pairs a landing space offers on the rolled die, "Do nothing" first.
     Never the icon side (index 0); never a replacement that leaves the die as it was. `available`:
