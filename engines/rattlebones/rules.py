@@ -75,6 +75,14 @@ def supply_kind(side: str) -> str | None:
     return ARROW if side.startswith(ARROW_TO) else side
 
 
+# Every side a die can carry besides the icon, with its supply (a dict lookup on the hot path).
+_SUPPLY_OF = {
+    side: supply_kind(side)
+    for side in (*PIPS, *C.action_sides, *(f"{ARROW_TO}{index}" for index in range(6)))
+    if side != ARROW
+}
+
+
 class Rattlebones(Game[RattlebonesState]):
     spec = SPEC
 
@@ -277,7 +285,9 @@ def effective_side(sides: tuple[str, ...], index: int) -> str | None:
 def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | list[Action]:
     seat = state.player
     sides = state.dice[seat * C.dice + die]
-    effect = effective_side(sides, side)
+    effect = sides[side]
+    if effect.startswith(ARROW_TO):
+        effect = effective_side(sides, side)
     if effect is None or effect in _NO_CHOICE:
         return _PLAIN_USE[die]
     if effect in PIP_STEPS:
@@ -458,7 +468,9 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
             rest.append(pair)
     state.showing = tuple(rest)
     slot = seat * C.dice + die
-    effect = effective_side(state.dice[slot], index)
+    effect = state.dice[slot][index]
+    if effect.startswith(ARROW_TO):
+        effect = effective_side(state.dice[slot], index)
     earned = 0
     if effect is None:
         pass  # arrows pointing round in a circle
@@ -566,13 +578,13 @@ def _move(state: RattlebonesState, slot: int, action: Action) -> None:
         return  # "Do nothing."
     new = action["new_side"]
     sides = state.dice[slot]
-    old_kind = supply_kind(sides[replace])
+    old_kind = _SUPPLY_OF[sides[replace]]
     # "Any replaced pip sides go out of the game. Any replaced action sides go back to their supply."
     if old_kind is None:
         state.pips_out += 1
     else:
         state.sides[old_kind] += 1
-    state.sides[supply_kind(new)] -= 1
+    state.sides[_SUPPLY_OF[new]] -= 1
     state.dice[slot] = sides[:replace] + (new,) + sides[replace + 1:]
 
 
@@ -678,9 +690,9 @@ def _x2_targets(state: RattlebonesState) -> list[int]:
 def _end_of_turn(state: RattlebonesState) -> None:
     """x2: "If, at the end of a player's turn, the X2 is showing with gold, stars or points rolled that
     turn, then the number ... earned is doubled." Each x2 doubles one die, never the same die twice."""
-    doublers = sum(1 for _, effect, _ in state.used if effect == "x2")
-    targets = _x2_targets(state)
-    if doublers and targets:
+    used = state.used
+    doublers = [effect for _, effect, _ in used].count("x2") if len(used) > 1 else 0
+    if doublers and (targets := _x2_targets(state)):
         if len(targets) > doublers:
             earnings = {(effect, earned) for die, effect, earned in state.used if die in targets}
             if len(earnings) > 1:
