@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
@@ -168,19 +168,27 @@ class Rattlesnake(Game[RattlesnakeState]):
             return []
         phase = state.phase
         hand = state.hands[seat]
+        # Built afresh on every call: cached dicts (with their lists) would be long-lived objects for
+        # the garbage collector to walk again and again, which costs more than building them.
         if phase == MAIN:
-            actions: list[Action] = []
+            choices = _choices(hand)
             if _can_buy(state):
-                for card in state.buyable:
-                    actions += _buy_actions_of(hand, card, state.rules.buy_cost)
+                pairs = choices.by_size[state.rules.buy_cost]
+                actions = [
+                    {"type": "buy", "discard": list(p), "card": c} for c in state.buyable for p in pairs
+                ]
+            else:
+                actions = []
             if not state.attacked and hand:
-                actions += _attack_actions(hand)
+                actions += [{"type": "attack", "cards": list(cards)} for cards in choices.some]
             if _holds_saloon_card(hand):
                 actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
-            return list(_defend_actions(hand, min(state.rules.defender_min, len(hand))))
+            choices = _choices(hand)
+            played = choices.some if state.rules.defender_min and hand else choices.any
+            return [{"type": "defend", "cards": list(cards)} for cards in played]
         if phase == REVEAL:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
@@ -763,10 +771,16 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
 # --- legal actions (built once per hand and shared; `legal_actions` hands out new lists) -------------
 
 
+class Choices(NamedTuple):
+    """Every choice of cards from one hand (copies of a card are alike), each in canonical order."""
+
+    by_size: tuple[tuple[tuple[str, ...], ...], ...]  # by_size[k]: the choices of k cards
+    any: tuple[tuple[str, ...], ...]  # all of them, fewest cards first (a defense may be empty)
+    some: tuple[tuple[str, ...], ...]  # all but the empty one (an attack)
+
+
 @lru_cache(maxsize=_CACHE)
-def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], ...]:
-    """Every choice of cards from the hand (copies of a card are alike), in canonical order, grouped
-    by how many cards: `_sub_hands(hand)[k]` are the choices of k cards."""
+def _choices(hand: tuple[str, ...]) -> Choices:
     chosen: list[tuple[str, ...]] = [()]
     index = 0
     while index < len(hand):
@@ -778,26 +792,8 @@ def _sub_hands(hand: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], ...], ...]
     by_size: list[list[tuple[str, ...]]] = [[] for _ in range(len(hand) + 1)]
     for cards in chosen:
         by_size[len(cards)].append(cards)
-    return tuple(tuple(group) for group in by_size)
-
-
-@lru_cache(maxsize=_CACHE)
-def _attack_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
-    return tuple(
-        {"type": "attack", "cards": list(cards)} for group in _sub_hands(hand)[1:] for cards in group
-    )
-
-
-@lru_cache(maxsize=_CACHE)
-def _defend_actions(hand: tuple[str, ...], least: int) -> tuple[Action, ...]:
-    return tuple(
-        {"type": "defend", "cards": list(cards)} for group in _sub_hands(hand)[least:] for cards in group
-    )
-
-
-@lru_cache(maxsize=_CACHE)
-def _buy_actions_of(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
-    return tuple({"type": "buy", "discard": list(cards), "card": card} for cards in _sub_hands(hand)[cost])
+    flat = tuple(cards for group in by_size for cards in group)
+    return Choices(tuple(tuple(group) for group in by_size), flat, flat[1:])
 
 
 @lru_cache(maxsize=64)
