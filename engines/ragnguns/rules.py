@@ -211,29 +211,26 @@ class RagnGuns(Game[RagnGunsState]):
         only when its victim does nothing, so it is never played (`Info.plays` of a TRAP is skipped)."""
         side = state.sides[seat]
         found: list[tuple[str, str, Play, list[dict[str, Any]]]] = []
-        sources: list[tuple[str, str]] = [
-            (card, "hand") for card in side.hand if CARDS[card].type == "ACTION"
-        ]
         hideout, face_down = side.hideout, side.face_down
-        if hideout[0] and hideout[0][-1] not in face_down:
-            sources.append((hideout[0][-1], "hideout0"))
-        if hideout[1] and hideout[1][-1] not in face_down:
-            sources.append((hideout[1][-1], "hideout1"))
-        if side.alley is not None:
-            sources.append((side.alley, "alley"))
-        if side.shelter is not None:
-            sources.append((side.shelter, "shelter"))
-        sources.append((side.gunslinger, "gunslinger"))
-        if only is not None:
-            sources = [source for source in sources if source[0] == only]
-        discounts = fx.lasting(side, "discount")
+        alley, shelter = side.alley, side.shelter
+        # ◊ discounts exist only when a placed card has a lasting Effect (rarely): look only then
+        discounts = (
+            fx.lasting(side, "discount")
+            if (alley is not None and CARDS[alley].lasting)
+            or (shelter is not None and CARDS[shelter].lasting)
+            else ()
+        )
         used, bullets, belt = side.used, side.bullets, side.belt
-        for card, where in sources:
+        add = found.append
+
+        def consider(card: str, where: str) -> None:
+            if only is not None and card != only:
+                return
             info = CARDS[card]
-            if info.type == "TRAP" or not info.plays:
-                continue
+            if not info.plays or info.type == "TRAP":
+                return
             if not discounts and info.cheapest > (belt if where == "gunslinger" else bullets):
-                continue  # nothing on this card is affordable
+                return  # nothing on this card is affordable
             for play in info.plays:
                 if play.once_per_turn and (card, play.index) in used:
                     continue
@@ -251,7 +248,20 @@ class RagnGuns(Game[RagnGunsState]):
                     continue
                 choices = _ONE_CHOICE if play.simple else fx.options(state, seat, play)
                 if choices is not None:
-                    found.append((card, where, play, choices))
+                    add((card, where, play, choices))
+
+        for card in side.hand:
+            if CARDS[card].type == "ACTION":
+                consider(card, "hand")
+        if hideout[0] and hideout[0][-1] not in face_down:
+            consider(hideout[0][-1], "hideout0")
+        if hideout[1] and hideout[1][-1] not in face_down:
+            consider(hideout[1][-1], "hideout1")
+        if alley is not None:
+            consider(alley, "alley")
+        if shelter is not None:
+            consider(shelter, "shelter")
+        consider(side.gunslinger, "gunslinger")
         return found
 
     def _place_choices(self, state: RagnGunsState, seat: int, card: str, zone: str) -> list[dict[str, Any]]:
