@@ -3,7 +3,7 @@
 It plays from its own view and legal actions only, like any client: bring the first legal pre-built
 deck, fill the Alley then the Shelter with the strongest card it can pay for, play Effects that
 shoot or heal, shoot with everything in a GUNFIGHT, move a ready GUNSLINGER out when the Alley is
-empty, defuse a TRAP only when it is cheap, keep the Alley card when splitting only if the
+empty, defuse a TRAP only when it is cheap, keep the Alley card when distributing only if the
 GUNSLINGER is safe, and otherwise end the turn.
 """
 
@@ -29,7 +29,7 @@ class HeuristicBot(Bot):
         if prompt == "defuse":
             cheap = [a for a in actions if a["type"] == "follow"]
             return cheap[0] if cheap and me["bullets"] >= 4 else actions[-1]
-        if prompt == "split":
+        if prompt == "distribute":
             # keep the GUNSLINGER safe first: the Alley takes as much as it can
             return max(actions, key=lambda a: a["alley"])
         if prompt == "choose_trap" or prompt == "discard_from_hand":

@@ -2,7 +2,7 @@
 EFFECTS, BACKUPS, TRAPS).
 
 Two halves. The table: shooting a card ("it takes the BULLETS until it's discarded"), a volley as in a
-GUNFIGHT ("SHELTER takes first", then the defender splits), healing ("return the chip ... in the chip
+GUNFIGHT ("SHELTER takes first", then the defender distributes), healing ("return the chip ... in the chip
 pile"), discarding a placed card. The vocabulary: `options` says whether an Effect can be played now
 and with which choices (a heal's target, a picked card and its Hideout slot); `execute` applies its
 steps. Card data come from engines/ragnguns/cards.py; no card is named here.
@@ -91,8 +91,8 @@ def alley_room(side: Side) -> int:
 
 def volley(state: RagnGunsState, defender: int, n: int, resume: str) -> None:
     """GUNFIGHT: "1. You shoot your BULLETS; 2. SHELTER takes first; 3. The opponent distributes the
-    remaining BULLETS between his ALLEY and his GUNSLINGER." The split is the defender's decision
-    (phase "split") unless only one split is possible."""
+    remaining BULLETS between his ALLEY and his GUNSLINGER." The share is the defender's decision
+    (phase "distribute") unless only one share is possible."""
     side = state.sides[defender]
     rest = n - shoot_card(state, defender, "shelter", n) if side.shelter is not None else n
     if rest <= 0 or state.phase == "over":
@@ -101,15 +101,15 @@ def volley(state: RagnGunsState, defender: int, n: int, resume: str) -> None:
         shoot_gunslinger(state, defender, rest)
         return
     state.pending = (defender, rest, resume)
-    state.phase = "split"
+    state.phase = "distribute"
 
 
-def split_choices(state: RagnGunsState) -> range:
+def distribute_choices(state: RagnGunsState) -> range:
     defender, rest, _ = state.pending
     return range(min(rest, alley_room(state.sides[defender])) + 1)
 
 
-def apply_split(state: RagnGunsState, to_alley: int) -> None:
+def apply_distribution(state: RagnGunsState, to_alley: int) -> None:
     defender, rest, resume = state.pending
     state.pending = ()
     state.phase = resume

@@ -3,7 +3,7 @@
 Moments (the decision's prompt): `bring_deck` (both seats at once, face down), chance for who starts
 and for each deck's shuffle, then per turn `defuse` (one prompt per opposing TRAP), `main` (place,
 discard, play, TRAP, GUNFIGHT, move the ready GUNSLINGER, end the turn), `choose_trap` (which TRAP
-goes face down), `split` (the defender's share of a GUNFIGHT), `discard_from_hand` (a TRAP's
+goes face down), `distribute` (the defender's share of a GUNFIGHT), `discard_from_hand` (a TRAP's
 victim chooses) and `hide` (what is left in hand goes to the Hideout). Effects are interpreted by
 engines/ragnguns/effects.py; every reading of an unclear rule is in docs/games/ragnguns.md.
 """
@@ -38,7 +38,7 @@ _PREBUILT = load_prebuilt(_CATALOGUE)
 ZONES = ("alley", "shelter")
 
 _FIRST_REQUEST = ChanceRequest.choice("first_player", size=2)
-_PROMPTS = ("defuse", "discard_from_hand", "main", "choose_trap", "split", "hide")
+_PROMPTS = ("defuse", "discard_from_hand", "main", "choose_trap", "distribute", "hide")
 _TURNS = {(seat, prompt): Decision.turn(seat, prompt) for seat in (0, 1) for prompt in _PROMPTS}
 _CHANCE = {prompt: Decision.chance(prompt) for prompt in ("first_player", "shuffle")}
 _OVER = Decision.over()
@@ -153,7 +153,7 @@ class RagnGuns(Game[RagnGunsState]):
             return Decision.simultaneous({seat for seat in (0, 1) if state.decks[seat] is None}, "bring_deck")
         if phase in ("first_player", "shuffle"):
             return _CHANCE[phase]
-        seat = state.pending[0] if phase == "split" else state.current
+        seat = state.pending[0] if phase == "distribute" else state.current
         return _TURNS[seat, phase]
 
     def chance_request(self, state: RagnGunsState) -> ChanceRequest:
@@ -186,8 +186,8 @@ class RagnGuns(Game[RagnGunsState]):
                 actions.append({"type": "raise"})
             actions.append({"type": "do_nothing"})
             return actions
-        if phase == "split":
-            return [{"type": "split", "alley": n} for n in fx.split_choices(state)]
+        if phase == "distribute":
+            return [{"type": "distribute", "alley": n} for n in fx.distribute_choices(state)]
         if phase == "choose_trap":
             return [{"type": "set_trap", "card": card} for card in self._traps_at_hand(side)]
         if phase == "discard_from_hand":
@@ -429,7 +429,7 @@ class RagnGuns(Game[RagnGunsState]):
                 )
             if discard:
                 owner.discard.append(card)
-            if state.phase in ("split", "discard_from_hand", "over"):
+            if state.phase in ("distribute", "discard_from_hand", "over"):
                 return
         self._next_trap_or_main(state)
 
@@ -443,13 +443,15 @@ class RagnGuns(Game[RagnGunsState]):
         side.discard.append(card)
         self._next_trap_or_main(state)
 
-    def _split(self, state: RagnGunsState, seat: int, action: Action) -> None:
+    def _distribute(self, state: RagnGunsState, seat: int, action: Action) -> None:
         self._only(action, "alley")
         n = action.get("alley")
-        if type(n) is not int or n not in fx.split_choices(state):
-            raise IllegalAction("the Alley card takes at most what it can hold", code="gunfight/bad_split")
+        if type(n) is not int or n not in fx.distribute_choices(state):
+            raise IllegalAction(
+                "the Alley card takes at most what it can hold", code="gunfight/bad_distribution"
+            )
         resume = state.pending[2]
-        fx.apply_split(state, n)
+        fx.apply_distribution(state, n)
         if state.phase != "over" and resume == "defuse_next":
             self._next_trap_or_main(state)
 
@@ -671,7 +673,7 @@ _HANDLERS = {
     ("defuse", "raise"): RagnGuns._defuse,
     ("defuse", "do_nothing"): RagnGuns._defuse,
     ("discard_from_hand", "discard_from_hand"): RagnGuns._discard_from_hand,
-    ("split", "split"): RagnGuns._split,
+    ("distribute", "distribute"): RagnGuns._distribute,
     ("choose_trap", "set_trap"): RagnGuns._set_trap,
     ("hide", "hide"): RagnGuns._hide,
     ("main", "place"): RagnGuns._place,

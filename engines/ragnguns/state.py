@@ -96,7 +96,7 @@ class RagnGunsState(EngineState):
     current: int = 0
     first: int | None = None
     shuffled: int = 0  # decks shuffled so far
-    pending: tuple[Any, ...] = ()  # split: (defender, Bullets, resume); choose_trap: (Bullets,)
+    pending: tuple[Any, ...] = ()  # distribute: (defender, Bullets, resume); choose_trap: (Bullets,)
     bank: int = 0  # the chip stack (negative: chips handed out since set-up)
     turn_total: int = 0
     winner: int | None = None  # None with phase "over": a draw

@@ -81,8 +81,8 @@ def view(state: RagnGunsState, seat: int | None) -> dict[str, Any]:
     shown["current"] = state.current
     shown["turn"] = state.turn_total
     shown["turn_limit"] = state.turn_limit
-    if state.phase == "split":
-        shown["split"] = {"defender": state.pending[0], "bullets": state.pending[1]}
+    if state.phase == "distribute":
+        shown["distribute"] = {"defender": state.pending[0], "bullets": state.pending[1]}
     if state.phase == "choose_trap":
         shown["trap_bullets"] = state.pending[0]
     shown["seats"] = [_side(state, index, index == seat) for index in (0, 1)]

@@ -182,7 +182,7 @@ def check_steps(
         if op == "shoot" and entry["n"] == "per_keyword" and "keyword" not in entry:
             _fail("a shot per keyword names the keyword", card_id, at)
         if op == "shoot" and entry["at"] == "volley" and index != len(raw) - 1:
-            # the defender's split is a decision of theirs: nothing may follow it in the same Effect
+            # the defender's distribution is a decision of theirs: nothing may follow it in the same Effect
             _fail("a volley is the last step of an Effect", card_id, at)
         args = tuple(
             (name, _check_value(allowed[name], entry[name], card_id, f"{at}.{name}"))

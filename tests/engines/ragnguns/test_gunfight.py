@@ -1,4 +1,4 @@
-"""GUNFIGHT (rules 0.3): firepower, the SHELTER takes first, the defender splits the rest, damage
+"""GUNFIGHT (rules 0.3): firepower, the SHELTER takes first, the defender distributes the rest, damage
 stays on cards, six Bullets on a GUNSLINGER lose the duel."""
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ def test_iron_bar_takes_the_first_bullet_then_the_defender_keeps_the_machete() -
     defender = shot.sides[1]
     assert defender.shelter is None and defender.discard[-1] == "iron-bar"
     decision = GAME.decision(shot)
-    assert (decision.prompt, decision.seats) == ("split", frozenset({1}))
-    assert legal(shot, 1) == [{"type": "split", "alley": 0}, {"type": "split", "alley": 1}]
-    kept = act(shot, 1, {"type": "split", "alley": 0})
+    assert (decision.prompt, decision.seats) == ("distribute", frozenset({1}))
+    assert legal(shot, 1) == [{"type": "distribute", "alley": 0}, {"type": "distribute", "alley": 1}]
+    kept = act(shot, 1, {"type": "distribute", "alley": 0})
     assert (kept.sides[1].alley, kept.sides[1].wounds) == ("machete", 1)
     assert GAME.decision(kept).prompt == "main" and kept.current == 0
     assert kept.chips() == 0
