@@ -32,7 +32,14 @@ SEAT_PARAMETER = OpenApiParameter(
 def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], created_by) -> Match:
     """A match whose seats may bring saved decks: each deck must be its seat user's and legal in the
     match's format; the chosen versions are frozen for the match in the same transaction, so a refused
-    match freezes nothing."""
+    match freezes nothing. Only the creator and bots sit here: other people are seated through a
+    challenge they accept (api/challenges.py), and the refusal is the same whether or not a name exists."""
+    for index, seat in enumerate(seats):
+        if "user" in seat and seat["user"] != created_by.get_username():
+            raise Forbidden(
+                f"seat {index}: other people take a seat by accepting a challenge (POST /api/challenges/)",
+                code="seat/consent_needed",
+            )
     specs = services.seat_specs_from_request({key: seat[key] for key in ("user", "bot") if key in seat} for seat in seats)
     versions = {}
     for index, (seat, spec) in enumerate(zip(seats, specs)):
@@ -40,15 +47,20 @@ def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], 
             continue
         if spec.user is None:
             raise Rejected(f"seat {index}: a bot brings its own deck", code="seat/deck_not_needed")
-        versions[index] = deck_version_for_entry(
-            share_id=seat["deck"], version=seat.get("deck_version"), user=spec.user,
-            format_key=(options or {}).get("format"),
-        )
+        versions[index] = seat_deck_version(seat, spec.user, options)
         specs[index] = replace(spec, deck=deck_version_brought(versions[index]))
     match = services.match_create(game_key=game_key, options=options, seats=specs, created_by=created_by)
     for version in versions.values():
         deck_version_freeze(deck_version=version, purpose=f"match {match.pk}")
     return match
+
+
+def seat_deck_version(seat: dict, user, options: dict | None):
+    """The saved deck version a seat request names (`deck`, `deck_version`), checked to be `user`'s
+    and legal in the match's format."""
+    return deck_version_for_entry(
+        share_id=seat["deck"], version=seat.get("deck_version"), user=user, format_key=(options or {}).get("format")
+    )
 
 
 # --- serializers ----------------------------------------------------------------------------------
@@ -105,7 +117,10 @@ class SeatRequestSerializer(serializers.Serializer):
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
     options = serializers.DictField(required=False, default=dict, help_text="Rule variants; see /api/games/.")
-    seats = SeatRequestSerializer(many=True, help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}].')
+    seats = SeatRequestSerializer(
+        many=True, max_length=MAX_SEATS,
+        help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}]: you and bots (others accept a challenge).',
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

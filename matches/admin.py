@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdmin, ReadOnlyInline
-from matches.models import Match, MatchEvent, MatchSeat
+from matches.models import Challenge, ChallengeSeat, Match, MatchEvent, MatchSeat
 
 HIDDEN = "(hidden until the match ends)"
 
@@ -89,3 +89,27 @@ class MatchEventAdmin(ReadOnlyAdmin):
         # A running match's payloads may hold hidden information (a hand, a face-down commit); the
         # admin shows the log as the public sees it, whole once the match is over.
         return event.payload if event.match.is_finished else HIDDEN
+
+
+class ChallengeSeatInline(ReadOnlyInline):
+    model = ChallengeSeat
+    fields = ("index", "invited_name", "user", "bot", "accepted_at")
+    show_change_link = False
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    """Invitations to matches: who asked whom, and whether they said yes."""
+
+    list_display = ("id", "game", "created_by", "status", "match", "created_at", "expires_at")
+    list_filter = ("game", "status")
+    search_fields = ("=id", "created_by__username", "seats__invited_name")
+    list_select_related = ("created_by",)
+    inlines = [ChallengeSeatInline]
+
+
+@admin.register(ChallengeSeat)
+class ChallengeSeatAdmin(ReadOnlyAdmin):
+    list_display = ("challenge", "index", "invited_name", "user", "bot", "accepted_at")
+    search_fields = ("invited_name", "user__username", "=challenge__id")
+    list_select_related = ("challenge", "user")

@@ -121,3 +121,52 @@ class MatchEvent(models.Model):
                 status=500,
             )
         return Event(kind=self.kind, payload=self.payload, seat=self.seat)
+
+
+class Challenge(models.Model):
+    """An invitation to a match: nobody is seated in a match without saying yes. The match is created
+    when the last invited user accepts; until then the challenge holds the set-up.
+
+    A seat may name a username no account has: it is kept as typed and can never be accepted, so the
+    one who challenges learns nothing about which usernames exist."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"  # everyone said yes: `match` was created
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+
+    game = models.CharField(max_length=40)
+    options = models.JSONField(default=dict)  # resolved, as a match stores them
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"challenge #{self.pk} ({self.game}, {self.status})"
+
+
+class ChallengeSeat(models.Model):
+    """Seat `index` of a challenge: a bot, or a user (by the name the challenger typed) who accepts."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    invited_name = models.CharField(max_length=150, blank=True, default="")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="challenge_seats"
+    )
+    bot = models.CharField(max_length=40, blank=True, default="")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    # Games played with decks: the deck this seat brings (its `bring_deck` fields) and where it came
+    # from (`{"share_id", "version"}`), set on accepting.
+    deck = models.JSONField(null=True, blank=True)
+    deck_ref = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["challenge", "index"]
+        constraints = [models.UniqueConstraint(fields=["challenge", "index"], name="challenge_seat_unique_index")]

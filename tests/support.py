@@ -37,3 +37,24 @@ def play_to_end(clients_by_seat: dict, match_id: int, *, seed: int = 0, max_acti
             assert status == "finished", "no human can act but the match is not over"
             return
     raise AssertionError(f"match {match_id} did not end within {max_actions} actions")
+
+
+def match_with_people(game: str, seats: list[dict], clients: dict, options: dict | None = None) -> dict:
+    """A match seating several people, made the way users must: the first seat's user challenges,
+    each other one accepts (with the deck their seat names, where the game needs one). `clients`
+    maps usernames to their API clients. Returns the match as the API shows it."""
+    creator = clients[seats[0]["user"]]
+    made = creator.post("/api/challenges/", {"game": game, "seats": [
+        seat if seat.get("user") == seats[0]["user"] else {key: seat[key] for key in ("user", "bot") if key in seat}
+        for seat in seats
+    ], "options": options or {}}, format="json")
+    assert made.status_code == 201, made.json()
+    challenge = made.json()
+    for seat in seats[1:]:
+        if "user" in seat and seat["user"] != seats[0]["user"]:
+            answer = {key: seat[key] for key in ("deck", "deck_version") if key in seat}
+            response = clients[seat["user"]].post(f"/api/challenges/{challenge['id']}/accept/", answer, format="json")
+            assert response.status_code == 200, response.json()
+            challenge = response.json()
+    assert challenge["status"] == "accepted", challenge
+    return creator.get(f"/api/matches/{challenge['match']}/").json()

@@ -31,9 +31,11 @@ def operator(django_user_model):
 def world(operator, users):
     """At least one row of every model: matches and events, a deck, a played tournament, a rated ladder."""
     from decks import services as deck_services
+    from matches.challenges import challenge_create
 
     demo_data_ensure()
     deck_services.deck_create(owner=users["alice"], cards=["Machete"])
+    challenge_create(created_by=users["alice"], game_key="rat-snake", seats=[{"user": "alice"}, {"user": "bob"}])
     # Two of each, so that the admin's ladder and tournament filters have a choice to offer.
     ladders = [rating_services.ladder_create(game_key="rat-snake", name=name, options={"passes": 1}) for name in ("Dens", "Pits")]
     for ladder in ladders:

@@ -30,7 +30,7 @@ MAY_IMPORT = {
 
 # Where a newcomer looks for each domain, and what they find there.
 DOMAINS = {
-    "matches": {"Match", "MatchSeat", "MatchEvent"},
+    "matches": {"Match", "MatchSeat", "MatchEvent", "Challenge", "ChallengeSeat"},
     "decks": {"Deck", "DeckVersion"},
     "tournaments": {
         "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding", "TournamentMatch",

@@ -16,7 +16,7 @@ from matches.models import Match
 from matches.selectors import match_game
 from ratings import services as rating_services
 from ratings.models import RatedMatch
-from tests.support import act_once
+from tests.support import act_once, match_with_people
 
 pytestmark = pytest.mark.django_db
 
@@ -71,9 +71,7 @@ def test_the_game_is_described_by_the_games_endpoint(key, client_for):
 def test_two_people_play_a_whole_match_through_the_api_each_seeing_only_what_they_may(key, users, client_for):
     alice, bob = client_for(users["alice"]), client_for(users["bob"])
     seats = seats_with_bots(key, [human(key, users["alice"]), human(key, users["bob"])])
-    response = alice.post("/api/matches/", {"game": key, "seats": seats}, format="json")
-    assert response.status_code == 201, response.json()
-    match_id = response.json()["id"]
+    match_id = match_with_people(key, seats, {"alice": alice, "bob": bob})["id"]
     base = f"/api/matches/{match_id}"
     rng = random.Random(7)
     seen_while_running = {0: {}, 1: {}, None: {}}  # viewer -> seq -> listed event

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Match
-from tests.support import play_to_end
+from tests.support import match_with_people, play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def test_every_error_body_has_a_code_and_a_detail(users, client_for):
         (alice.get("/api/matches/999999/view/"), 404, "match/not_found"),
         (alice.post("/api/matches/", {"game": "chess", "seats": []}, format="json"), 400, "request/invalid"),
         (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}]}, format="json"), 422, "seats/invalid_count"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": "nobody"}]}, format="json"), 422, "seat/unknown_user"),
+        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": "nobody"}]}, format="json"), 403, "seat/consent_needed"),
         (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "deep-blue"}]}, format="json"), 422, "seat/unknown_bot"),
         (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"passes": 0}}, format="json"), 422, "options/out_of_range"),
         (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"pases": 2}}, format="json"), 422, "options/unknown"),
@@ -60,7 +60,7 @@ def test_every_error_body_has_a_code_and_a_detail(users, client_for):
 
 def test_acting_through_the_api_checks_seq_seat_and_rules(users, client_for):
     alice, bob, carol = (client_for(users[name]) for name in ("alice", "bob", "carol"))
-    match = create(alice, [{"user": "alice"}, {"user": "bob"}], {"side_bets": False})
+    match = match_with_people("rat-snake", [{"user": "alice"}, {"user": "bob"}], {"alice": alice, "bob": bob}, {"side_bets": False})
     url = f"/api/matches/{match['id']}/actions/"
     views = {0: alice.get(f"/api/matches/{match['id']}/view/").json(), 1: bob.get(f"/api/matches/{match['id']}/view/").json()}
     seat = views[0]["decision"]["seats"][0]
@@ -85,7 +85,10 @@ def test_acting_through_the_api_checks_seq_seat_and_rules(users, client_for):
 def test_a_hidden_bet_is_withheld_from_the_other_seats_until_the_match_ends(users, client_for):
     alice, bob, carol = (client_for(users[name]) for name in ("alice", "bob", "carol"))
     spectator = client_for()
-    match = create(alice, [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}], {"passes": 1})
+    match = match_with_people(
+        "rat-snake", [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}], {"alice": alice, "bob": bob, "carol": carol},
+        {"passes": 1},
+    )
     base = f"/api/matches/{match['id']}"
     view = bob.get(f"{base}/view/").json()
     assert view["decision"] == {"kind": "simultaneous", "seats": [1, 2], "prompt": "side_bets"}
@@ -125,7 +128,7 @@ def test_resigning_ends_the_match_with_the_resigner_last(users, client_for):
 def test_matches_are_listed_and_filtered(users, client_for):
     alice = client_for(users["alice"])
     create(alice, [{"user": "alice"}, {"bot": "random"}])
-    create(alice, [{"user": "bob"}, {"bot": "heuristic"}])
+    create(client_for(users["bob"]), [{"user": "bob"}, {"bot": "heuristic"}])
     assert client_for().get("/api/matches/", {"player": "alice"}).json()["count"] == 1
     assert client_for().get("/api/matches/", {"bot": "heuristic"}).json()["count"] == 1
     assert client_for().get("/api/matches/", {"game": "rat-snake"}).json()["count"] == 2
