@@ -18,6 +18,10 @@ def permission_denied(request, exception=None):
     return error_response(request, 403, "auth/forbidden", "You may not do this.")
 
 
+def csrf_failure(request, reason=""):
+    return error_response(request, 403, "auth/csrf_failed", "The form's CSRF token is missing or wrong; reload the page.")
+
+
 def page_not_found(request, exception=None):
     return error_response(request, 404, "request/not_found", f"Nothing at {request.path}.")
 

@@ -153,3 +153,9 @@ def test_a_crash_is_a_json_500_under_the_api_without_a_debug_page(client_for, mo
     response = anyone.get("/api/games/")
     body = assert_error(response, 500, "server/error")
     assert "secret" not in json.dumps(body)
+
+
+def test_a_foreign_host_and_a_forged_form_get_the_same_json_errors_under_the_api(users):
+    assert_error(Client().get("/api/games/", HTTP_HOST="evil.example"), 400, "request/malformed")
+    forged = Client(enforce_csrf_checks=True).post("/api/auth/login/", {"username": "alice", "password": "alice-password"})
+    assert_error(forged, 403, "auth/csrf_failed")
