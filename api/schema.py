@@ -71,6 +71,14 @@ _AREA_CODES = {
             "the game's own rule codes (docs/games/)",
         ],
     },
+    "challenges": {
+        404: ["challenge/not_found"],
+        409: [
+            "challenge/already_accepted", "challenge/accepted", "challenge/declined", "challenge/cancelled",
+            "challenge/expired",
+        ],
+        422: ["seats/invalid_count", "seat/unknown_bot", "seat/deck_required", "options/*", "deck/*"],
+    },
     "ladders": {
         403: ["ladder/not_organiser", "ladder/bots_only", "ladder/users_only"],
         404: ["ladder/not_found", "entry/not_found"],

@@ -166,6 +166,19 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/matches/{id}/verify/", path=ids, status=200)
     call(alice, "get", "/api/matches/{id}/view/", path=ids, status=200)
 
+    # -- challenges: other people are seated only once they accept ------------------------------------
+    two = {"game": "rat-snake", "seats": [{"user": "bob"}, {"user": "carol"}], "options": {"passes": 1}}
+    challenge = call(bob, "post", "/api/challenges/", status=201, data=two)
+    call(bob, "get", "/api/challenges/", status=200)
+    call(anyone, "get", "/api/challenges/", status=401)
+    call(carol, "get", "/api/challenges/{id}/", path={"id": challenge["id"]}, status=200)
+    call(erin, "get", "/api/challenges/{id}/", path={"id": challenge["id"]}, status=404)
+    accepted = call(carol, "post", "/api/challenges/{id}/accept/", path={"id": challenge["id"]}, status=200, data={})
+    assert accepted["match"] is not None
+    call(carol, "post", "/api/challenges/{id}/accept/", path={"id": challenge["id"]}, status=409, data={})
+    challenge = call(bob, "post", "/api/challenges/", status=201, data=two)
+    call(carol, "post", "/api/challenges/{id}/decline/", path={"id": challenge["id"]}, status=200)
+
     # -- the Rag'n'Guns catalogue and deck checks ----------------------------------------------------
     call(anyone, "get", "/api/ragnguns/cards/", status=200, data={"type": "weapon"})
     call(anyone, "get", "/api/ragnguns/cards/{id}/", path={"id": STAMPEDE.cards[0]}, status=200)
