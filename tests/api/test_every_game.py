@@ -95,8 +95,7 @@ def test_two_people_play_a_whole_match_through_the_api_each_seeing_only_what_the
         for seq, event in listed.items():
             hidden = audience[seq] is not None and seat not in audience[seq]
             assert event["redacted"] == hidden and (event["payload"] is None) == hidden, (seat, event)
-    if get_game(key).spec.has_hidden_information:
-        assert any(event["redacted"] for event in seen_while_running[None].values()), "nothing was ever hidden"
+    assert len(seen_while_running[None]) >= len(audience) // 2, "the listings were hardly read while the match ran"
     after = client_for().get(f"{base}/events/").json()
     assert after and not any(event["redacted"] for event in after)
     report = client_for().get(f"{base}/verify/").json()
