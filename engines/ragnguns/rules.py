@@ -385,9 +385,8 @@ class RagnGuns(Game[RagnGunsState]):
         if side.deck:
             fx.draw(side, DRAW)
         else:
-            side.ready = (
-                True  # NO MORE CARDS?: "when you can no longer draw ... your GUNSLINGER is now ready"
-            )
+            # NO MORE CARDS?: "when you can no longer draw ... your GUNSLINGER is now ready"
+            side.ready = True
         self._next_trap_or_main(state)
 
     def _next_trap_or_main(self, state: RagnGunsState) -> None:
