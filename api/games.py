@@ -8,7 +8,16 @@ from rest_framework.response import Response
 
 from core.errors import NotFound
 from engines.errors import UnknownGame
-from engines.registry import all_games, get_game
+from engines.registry import all_games, game_keys, get_game
+
+
+class GameKeyField(serializers.ChoiceField):
+    """A registered game's key: the schema lists them, and an unknown one is a 400 on its field.
+    (DRF builds each serializer's fields afresh, so a game registered later is still known.)"""
+
+    def __init__(self, **kwargs):
+        kwargs.pop("choices", None)
+        super().__init__(choices=game_keys(), **kwargs)
 
 
 class GameOptionSerializer(serializers.Serializer):

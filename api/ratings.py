@@ -8,6 +8,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api.games import GameKeyField
 from api.limits import MAX_SEATS
 from api.matches import MatchSerializer
 from api.throttles import CreateThrottle, throttled_on
@@ -33,7 +34,7 @@ class LadderSerializer(serializers.ModelSerializer):
 
 
 class LadderCreateSerializer(serializers.Serializer):
-    game = serializers.CharField()
+    game = GameKeyField()
     name = serializers.CharField(max_length=100)
     slug = serializers.SlugField(required=False, max_length=50, allow_unicode=True)
     options = serializers.DictField(required=False, default=dict)

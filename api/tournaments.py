@@ -15,6 +15,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api.games import GameKeyField
 from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from api.negotiation import FormatFilterNegotiation
 from api.throttles import CreateThrottle, throttled_on
@@ -42,7 +43,7 @@ class TournamentSerializer(serializers.ModelSerializer):
 class TournamentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(required=False, max_length=50, allow_unicode=True)
-    game = serializers.CharField()
+    game = GameKeyField()
     format = serializers.ChoiceField(choices=list(lifecycle.FORMATS))
     options = serializers.DictField(required=False, default=dict, help_text="The game's rule options.")
     config = serializers.DictField(required=False, default=dict, help_text="Format options: /api/tournament-formats/.")
