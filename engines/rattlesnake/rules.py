@@ -171,24 +171,18 @@ class Rattlesnake(Game[RattlesnakeState]):
         # Built afresh on every call: cached dicts (with their lists) would be long-lived objects for
         # the garbage collector to walk again and again, which costs more than building them.
         if phase == MAIN:
-            choices = _choices(hand)
+            actions = []
             if _can_buy(state):
-                pairs = choices.by_size[state.rules.buy_cost]
-                actions = [
-                    {"type": "buy", "discard": list(p), "card": c} for c in state.buyable for p in pairs
-                ]
-            else:
-                actions = []
+                for card in state.buyable:
+                    actions += _buys(hand, card, state.rules.buy_cost)
             if not state.attacked and hand:
-                actions += [{"type": "attack", "cards": list(cards)} for cards in choices.some]
+                actions += _attacks(hand)
             if _holds_saloon_card(hand):
                 actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
-            choices = _choices(hand)
-            played = choices.some if state.rules.defender_min and hand else choices.any
-            return [{"type": "defend", "cards": list(cards)} for cards in played]
+            return list(_defends(hand, bool(state.rules.defender_min and hand)))
         if phase == REVEAL:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
@@ -794,6 +788,42 @@ def _choices(hand: tuple[str, ...]) -> Choices:
         by_size[len(cards)].append(cards)
     flat = tuple(cards for group in by_size for cards in group)
     return Choices(tuple(tuple(group) for group in by_size), flat, flat[1:])
+
+
+# Each action is made once and shared by every list that offers it (a list of them per hand would
+# keep a great many long-lived dicts for the garbage collector to walk); `legal_actions` hands out
+# new lists of the shared actions, which nobody changes.
+
+
+@lru_cache(maxsize=_CACHE)
+def _attack_of(cards: tuple[str, ...]) -> Action:
+    return {"type": "attack", "cards": list(cards)}
+
+
+@lru_cache(maxsize=_CACHE)
+def _defense(cards: tuple[str, ...]) -> Action:
+    return {"type": "defend", "cards": list(cards)}
+
+
+@lru_cache(maxsize=_CACHE)
+def _purchase(discard: tuple[str, ...], card: str) -> Action:
+    return {"type": "buy", "discard": list(discard), "card": card}
+
+
+@lru_cache(maxsize=_CACHE)
+def _attacks(hand: tuple[str, ...]) -> tuple[Action, ...]:
+    return tuple(map(_attack_of, _choices(hand).some))
+
+
+@lru_cache(maxsize=_CACHE)
+def _defends(hand: tuple[str, ...], some: bool) -> tuple[Action, ...]:
+    choices = _choices(hand)
+    return tuple(map(_defense, choices.some if some else choices.any))
+
+
+@lru_cache(maxsize=_CACHE)
+def _buys(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
+    return tuple(_purchase(discard, card) for discard in _choices(hand).by_size[cost])
 
 
 @lru_cache(maxsize=64)
