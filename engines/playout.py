@@ -1,14 +1,71 @@
 """Whole matches played without a service: chance drawn from a seed exactly as the service draws it,
-every seat played by a bot. Used by the conformance tests and the benchmark."""
+every seat played by a bot. Used by the conformance tests and the benchmark.
+
+A playout is the benchmark's unit (`manage.py bench`, `engine.<game>.playouts_per_s`), so the loop
+is kept lean: the same events as the service would log, the same bot calls, the same draws, with
+nothing recomputed per event that can be worked out once per match (see `_Draws`).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import random
+import struct
 from typing import Any, Mapping
 
 from engines.bots import RandomBot
-from engines.chance import draw
+from engines.chance import ChanceRequest, draw
 from engines.protocol import Bot, Event, Game, Turn
+
+_BLOCK = 64  # SHA-256's block size: the HMAC key is padded (or first hashed) to it (RFC 2104)
+_INNER = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))
+_FOUR_WORDS = struct.Struct(">4Q")
+_WORD = 2**64
+
+
+class _Draws:
+    """`engines.chance.draw` for one match's seed, with the HMAC key schedule done once per match.
+
+    HMAC-SHA256(seed, msg) is SHA-256(seed ^ opad || SHA-256(seed ^ ipad || msg)) (RFC 2104); the two
+    padded-key prefixes do not depend on the message, so their hash states are computed here once and
+    copied per draw (a one-shot `hmac.digest` redoes them for every event). Dice and choices whose
+    first words pass the rejection test, that is every draw but about one in 2**61, are read straight
+    from the first block; anything else (shuffles, a rejected word) is left to `draw` itself, so the
+    outcome is always exactly `draw(seed, seq, request)`: `tests/engines/test_playout.py` compares.
+    """
+
+    __slots__ = ("seed", "inner", "outer")
+
+    def __init__(self, seed: bytes) -> None:
+        key = seed if len(seed) <= _BLOCK else hashlib.sha256(seed).digest()
+        key = key.ljust(_BLOCK, b"\0")
+        self.seed = seed
+        self.inner = hashlib.sha256(key.translate(_INNER))
+        self.outer = hashlib.sha256(key.translate(_OUTER))
+
+    def first_block(self, seq: int) -> bytes:
+        """HMAC-SHA256(seed, f"snakepit/v1/{seq}/0")."""
+        inner = self.inner.copy()
+        inner.update(b"snakepit/v1/%d/0" % seq)
+        outer = self.outer.copy()
+        outer.update(inner.digest())
+        return outer.digest()
+
+    def __call__(self, seq: int, request: ChanceRequest) -> dict[str, Any]:
+        kind = request.kind
+        if kind == "dice" and request.count <= 4:
+            sides = request.sides
+            limit = _WORD - _WORD % sides
+            words = _FOUR_WORDS.unpack(self.first_block(seq))[: request.count]
+            if max(words, default=0) < limit:
+                return {"dice": [word % sides + 1 for word in words]}
+        elif kind == "choice":
+            size = request.size
+            word = _FOUR_WORDS.unpack(self.first_block(seq))[0]
+            if word < _WORD - _WORD % size:
+                return {"index": word % size}
+        return draw(self.seed, seq, request)
 
 
 def playout(
@@ -26,15 +83,20 @@ def playout(
     rng = rng or random.Random(seed)
     state = game.new_state(seats=seats, options=options)
     log: list[Event] = []
+    draws = _Draws(seed)
+    # Looked up once, not per event.
+    decision_of, chance_request, apply, append = game.decision, game.chance_request, game.apply, log.append
+    chance_event, action_event = Event.chance_outcome, Event.action
     for seq in range(1, max_events + 1):
-        decision = game.decision(state)
-        if decision.kind == "over":
+        decision = decision_of(state)
+        kind = decision.kind
+        if kind == "chance":
+            event = chance_event(draws(seq, chance_request(state)))
+        elif kind == "over":
             return state, log
-        if decision.kind == "chance":
-            event = Event.chance_outcome(draw(seed, seq, game.chance_request(state)))
         else:
             seat = min(decision.seats)
-            event = Event.action(seat, bots[seat].act(Turn(game, state, seat), rng))
-        game.apply(state, event)
-        log.append(event)
+            event = action_event(seat, bots[seat].act(Turn(game, state, seat), rng))
+        apply(state, event)
+        append(event)
     raise RuntimeError(f"{game.spec.key}: no end after {max_events} events")

@@ -1,0 +1,42 @@
+"""`engines.playout`: its draws are exactly `engines.chance.draw`'s (the published algorithm), for
+every kind of request, short and long seeds, and the rare rejected word."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from engines.chance import ChanceRequest, draw
+from engines.playout import _Draws
+
+REQUESTS = [
+    ChanceRequest.dice("dice", count=1),
+    ChanceRequest.dice("dice", count=2),
+    ChanceRequest.dice("dice", count=3),
+    ChanceRequest.dice("dice", count=4),
+    ChanceRequest.dice("dice", count=5),
+    ChanceRequest.dice("gamble", count=1, sides=6),
+    ChanceRequest.dice("d20", count=2, sides=20),
+    ChanceRequest.choice("pick", size=7),
+    ChanceRequest.shuffle("deck", size=12),
+]
+SEEDS = [b"", bytes(8), (12345).to_bytes(8, "big"), hashlib.sha256(b"seed").digest(), b"k" * 64, b"long" * 40]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("request_", REQUESTS, ids=lambda r: f"{r.kind}-{r.count or r.size}-{r.sides}")
+def test_playout_draws_equal_the_published_draw(seed: bytes, request_: ChanceRequest) -> None:
+    draws = _Draws(seed)
+    for seq in range(1, 200):
+        assert draws(seq, request_) == draw(seed, seq, request_)
+
+
+def test_a_rejected_word_is_left_to_the_published_draw() -> None:
+    """With n = 2**63 + 1 about half the words are rejected: the fast path must step aside."""
+    request = ChanceRequest.choice("huge", size=2**63 + 1)
+    dice = ChanceRequest.dice("huge", count=3, sides=2**63 + 1)
+    draws = _Draws(b"seed")
+    for seq in range(1, 100):
+        assert draws(seq, request) == draw(b"seed", seq, request)
+        assert draws(seq, dice) == draw(b"seed", seq, dice)
