@@ -172,12 +172,12 @@ class Rattlesnake(Game[RattlesnakeState]):
         # the garbage collector to walk again and again, which costs more than building them.
         if phase == MAIN:
             actions = []
-            if _can_buy(state):
+            if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
                 for card in state.buyable:
                     actions += _buys(hand, card, state.rules.buy_cost)
             if not state.attacked and hand:
                 actions += _attacks(hand)
-            if _holds_saloon_card(hand):
+            if hand and hand[-1] in ABILITY:  # saloon cards come last in a hand
                 actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
@@ -461,9 +461,12 @@ def _buy(state: RattlesnakeState, seat: int, action: Action) -> None:
 def _cards_from_hand(hand: tuple[str, ...], cards: Any, area: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The named cards, checked to be in the hand (as many of each as named), in canonical order, and
     the hand without them."""
-    if type(cards) is not list or not all(type(name) is str for name in cards):
+    if type(cards) is not list:
         raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
-    taken = _take(hand, tuple(cards))
+    try:
+        taken = _take(hand, tuple(cards))
+    except TypeError:  # an unhashable name (a list, an object) is no card name either
+        taken = None
     if taken is None:
         raise IllegalAction("cards are a list of card names", code=f"{area}/bad_cards")
     if not taken:
@@ -479,7 +482,7 @@ def _take(
     name is no card (a function of its arguments only, so cached: the same few plays recur)."""
     left = list(hand)
     for name in cards:
-        if name not in CARDS:
+        if type(name) is not str or name not in CARDS:
             return None
         if name not in left:
             return ()
@@ -540,10 +543,22 @@ def _owns_ability_card(state: RattlesnakeState, seat: int, names: frozenset[str]
     return False
 
 
+_WINDOWS = {
+    (first, second): frozenset(seat for seat, asked in ((0, first), (1, second)) if asked)
+    for first in (False, True)
+    for second in (False, True)
+}
+
+
 def _reveal(state: RattlesnakeState) -> None:
     """Step 3: "Reveal the cards played by both players" and resolve abilities before declaring."""
     state.phase = REVEAL
-    state.window = frozenset(seat for seat in (0, 1) if _owns_ability_card(state, seat))
+    owned = state.owned
+    if not (owned[0] or owned[1]):  # nobody owns a saloon card: nobody to ask (the common case)
+        state.window = frozenset()
+        _declare(state)
+        return
+    state.window = _WINDOWS[_owns_ability_card(state, 0), _owns_ability_card(state, 1)]
     if not state.window:
         _declare(state)
 
