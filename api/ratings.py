@@ -19,6 +19,8 @@ from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
 
 
 class LadderSerializer(serializers.ModelSerializer):
+    # Names in any script keep their letters (a JSON Schema pattern's \w would be ASCII only).
+    slug = serializers.CharField(read_only=True, help_text="Letters of any script, digits, - and _.")
     entries = serializers.SerializerMethodField()
 
     class Meta:

@@ -25,6 +25,8 @@ from tournaments.models import Tournament, TournamentEntry, TournamentTable
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    # Names in any script keep their letters (a JSON Schema pattern's \w would be ASCII only).
+    slug = serializers.CharField(read_only=True, help_text="Letters of any script, digits, - and _.")
     organiser = serializers.SlugRelatedField(slug_field="username", read_only=True)
     summary = serializers.SerializerMethodField()
 
