@@ -63,9 +63,12 @@ _GAMBLE_ROLL = ChanceRequest.dice(GAMBLE, count=1, sides=len(C.gamble_die))
 _DICE_ROLLS = {count: ChanceRequest.dice(DICE, count=count) for count in (1, 2, 3)}
 
 
-@lru_cache(maxsize=64)
-def _turn_decision(seat: int, phase: str) -> Decision:
-    return Decision.turn(seat, phase)
+# Every decision a game can reach, by phase and then by player: `decide` is two lookups.
+_DECISIONS = {
+    **{phase: tuple(Decision.turn(seat, phase) for seat in range(SPEC.max_players)) for phase in PHASE_ACTIONS},
+    **{phase: (decision,) * SPEC.max_players for phase, decision in _CHANCE_DECISIONS.items()},
+    OVER: (_OVER,) * SPEC.max_players,
+}
 
 
 def supply_kind(side: str) -> str | None:
@@ -111,12 +114,7 @@ class Rattlebones(Game[RattlebonesState]):
 
     # --- asking -----------------------------------------------------------------------------------
     def decide(self, state: RattlebonesState) -> Decision:
-        phase = state.phase
-        if phase in PHASE_ACTIONS:
-            return _turn_decision(state.player, phase)
-        if phase == OVER:
-            return _OVER
-        return _CHANCE_DECISIONS[phase]
+        return _DECISIONS[state.phase][state.player]
 
     def chance_request(self, state: RattlebonesState) -> ChanceRequest:
         phase = state.phase
@@ -176,8 +174,12 @@ class Rattlebones(Game[RattlebonesState]):
         phase = state.phase
         if phase == DICE:
             # A d6 lands on one of its six sides: the value drawn is the side index plus one.
-            rolled = tuple((die, value - 1) for die, value in zip(state.to_roll, outcome["dice"]))
-            state.showing = tuple(sorted(state.showing + rolled))
+            to_roll, values = state.to_roll, outcome["dice"]
+            if len(to_roll) == 1 and not state.showing:
+                state.showing = ((to_roll[0], values[0] - 1),)  # the usual turn: one die, nothing showing
+            else:
+                rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
+                state.showing = tuple(sorted(state.showing + rolled))
             state.to_roll = ()
             state.phase = USE_DIE
             _one_way(state)
@@ -239,24 +241,25 @@ def _refuse(state: RattlebonesState, action: Action) -> None:
 # --- legal actions ----------------------------------------------------------------------------------
 
 
-def _legal(state: RattlebonesState) -> list[Action]:
+def _legal(state: RattlebonesState) -> tuple[Action, ...] | list[Action]:
+    """Every legal action, possibly a shared tuple: kept as `legal_cache`, which `legal_actions`
+    copies into a new list for its caller."""
     phase = state.phase
     if phase == USE_DIE:
         showing = state.showing
         if len(showing) == 1:
-            return list(_uses(state, *showing[0]))
+            return _uses(state, *showing[0])
         actions: list[Action] = []
         for die, side in showing:
             actions += _uses(state, die, side)
         return actions
     if phase == ROLL:
-        return list(_roll_actions(min(state.gold[state.player], 2)))
+        return _ROLL_ACTIONS[min(state.gold[state.player], 2)]
     if phase == DOUBLE:
         return [{"type": "double", "die": die} for die in _x2_targets(state)]
     return []
 
 
-@lru_cache(maxsize=4)
 def _roll_actions(gold: int) -> tuple[Action, ...]:
     """"He selects one of his dice to roll. If he has gold, he may spend one gold ... to roll one extra
     die. Likewise, he may spend two gold ... to roll all three dice." """
@@ -266,6 +269,9 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
     if gold >= 2:
         actions.append({"type": "roll", "dice": list(range(C.dice))})
     return tuple(actions)
+
+
+_ROLL_ACTIONS = tuple(_roll_actions(gold) for gold in range(3))  # by gold, up to the two that pay for all three
 
 
 def effective_side(sides: tuple[str, ...], index: int) -> str | None:
@@ -335,55 +341,106 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     base = seat * C.pawns
     board = state.board
     supply = state.sides
-    stars = state.stars[seat]
     actions: list[Action] = []
     # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
     # leaves ("from"), and two pawns on one space are one choice, not two.
     for start in sorted(set(state.pawns[base:base + C.pawns])):
         for steps in distances:
             space = board[(start + steps) % SPACES]
+            move = _MOVE_ACTIONS.get((die, start, steps, space))
+            if move is None:
+                move = _MOVE_ACTIONS[die, start, steps, space] = _Move(die, start, steps, space)
             if space == STORE:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
-                key = (die, start, steps, space, stars)
+                actions += move.sales(state.stars[seat])
             elif space == PLUS_ONE:
-                key = (die, start, steps, _offers(space, sides, _points_available(supply)))
+                actions += move.plus_one(sides, _points_available(supply))
             elif not supply[space]:
-                key = (die, start, steps, None, 0)  # nothing to take: "Do nothing" only
-            elif space != ARROW and space not in sides:
-                key = (die, start, steps, space, 0)  # the usual case: any of the five sides
+                actions.append(move.nothing)  # nothing to take: "Do nothing" only
+            elif space == ARROW:
+                actions += move.arrows(sides)
+            elif space in sides:
+                # never a replacement that leaves the die as it was
+                actions.append(move.nothing)
+                actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
             else:
-                key = (die, start, steps, _offers(space, sides, 1))
-            known = _USUAL_MOVES.get(key)
-            if known is None:
-                if len(_USUAL_MOVES) > _MOVES_KEPT:
-                    _USUAL_MOVES.clear()
-                known = _USUAL_MOVES[key] = _usual_move(key)
-            actions += known
+                actions += move.every  # the usual case: "Do nothing" or any of the five sides
     return actions
 
 
-# The actions of a move, by (die, from, steps, space, stars) or (die, from, steps, offers): made once and
-# shared (never mutated: `legal_actions` hands out a new list of them), forgotten when too many.
-_USUAL_MOVES: dict[tuple, tuple[Action, ...]] = {}
-_MOVES_KEPT = 8_192  # about 14 MB at most
+class _Move:
+    """The actions of one move of one die (`die`, `from`, `steps`) onto one kind of space, made once
+    and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
+    them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
+
+    __slots__ = ("die", "start", "steps", "nothing", "replace", "every", "_sales", "_arrows", "_points")
+
+    def __init__(self, die: int, start: int, steps: int, space: str) -> None:
+        self.die, self.start, self.steps = die, start, steps
+        self.nothing = self._landing(None, None)
+        self._sales: list[Action] | None = None
+        self._arrows: tuple[tuple[tuple[str, Action], ...], ...] | None = None
+        self._points: tuple[tuple[Action, ...], ...] | None = None
+        if space in SIDE_SPACES:
+            self.replace = tuple(self._landing(index, space) for index in range(1, 6))
+            self.every = (self.nothing, *self.replace)
+
+    def _landing(self, replace: int | None, new: str | None) -> Action:
+        return {
+            "type": "use_die", "die": self.die, "from": self.start, "steps": self.steps,
+            "replace_side": replace, "new_side": new,
+        }
+
+    def sales(self, stars: int) -> list[Action]:
+        """Sell 0 to `stars` stars."""
+        sales = self._sales
+        if sales is None:
+            sales = self._sales = []
+        while len(sales) <= stars:
+            sales.append(
+                {"type": "use_die", "die": self.die, "from": self.start, "steps": self.steps, "sell": len(sales)}
+            )
+        return sales[: stars + 1]
+
+    def arrows(self, sides: tuple[str, ...]) -> list[Action]:
+        """"The player should make sure it's pointing in the desired direction": at an adjacent side;
+        never the direction an arrow already on that side points."""
+        arrows = self._arrows
+        if arrows is None:
+            arrows = self._arrows = tuple(
+                tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
+                for index in range(1, 6)
+            )
+        actions = [self.nothing]
+        for old, offers in zip(sides[1:], arrows):
+            actions.extend(action for new, action in offers if new != old)
+        return actions
+
+    def plus_one(self, sides: tuple[str, ...], available: int) -> list[Action]:
+        """+1: "either add a 1 pt action side or increase the value of a previously placed point action
+        side by one. 5 is the maximum value" - only with that value in the supply (a bit per value in
+        `available`)."""
+        if not available:
+            return [self.nothing]
+        points = self._points
+        if points is None:
+            points = self._points = tuple(
+                tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6)
+            )
+        actions = [self.nothing]
+        for old, offers in zip(sides[1:], points):
+            if available & 1 and old != POINTS[0]:
+                actions.append(offers[0])
+            value = _NEXT_POINTS.get(old)
+            if value is not None and available >> value & 1:
+                actions.append(offers[value])
+        return actions
 
 
-def _usual_move(key: tuple) -> tuple[Action, ...]:
-    if len(key) == 4:
-        return _landing(*key)
-    die, start, steps, space, stars = key
-    if space == STORE:
-        return tuple(
-            {"type": "use_die", "die": die, "from": start, "steps": steps, "sell": sell} for sell in range(stars + 1)
-        )
-    return _landing(die, start, steps, _NOTHING_OFFERED if space is None else _EVERY_SIDE[space])
-
-
-def _landing(die: int, start: int, steps: int, offers: tuple) -> tuple[Action, ...]:
-    return tuple(
-        {"type": "use_die", "die": die, "from": start, "steps": steps, "replace_side": replace, "new_side": new}
-        for replace, new in offers
-    )
+# The actions of each move, by (die, from, steps, space): at most 3 x 20 x 9 x 14 of them, fewer in
+# practice (the printed spaces never change), so kept for the life of the process.
+_MOVE_ACTIONS: dict[tuple[int, int, int, str], _Move] = {}
+_NEXT_POINTS = {old: index + 1 for index, old in enumerate(POINTS[:4])}  # points_k -> index of k + 1
 
 
 def _points_available(supply: dict[str, int]) -> int:
@@ -396,41 +453,6 @@ def _points_available(supply: dict[str, int]) -> int:
         | (supply["points_4"] > 0) << 3
         | (supply["points_5"] > 0) << 4
     )
-
-
-_NOTHING_OFFERED: tuple[tuple[int | None, str | None], ...] = ((None, None),)
-_EVERY_SIDE = {space: ((None, None), *((index, space) for index in range(1, 6))) for space in SIDE_SPACES}
-
-
-@lru_cache(maxsize=4096)
-def _offers(space: str, sides: tuple[str, ...], available: int) -> tuple[tuple[int | None, str | None], ...]:
-    """(side to replace, new side) pairs a landing space offers on the rolled die, "Do nothing" first.
-    Never the icon side (index 0); never a replacement that leaves the die as it was. `available`:
-    whether the supply has the side ("If there is not a particular die side ... available, then a
-    player may not take it"), a bit per POINTS value for +1."""
-    offers: list[tuple[int | None, str | None]] = [(None, None)]
-    if not available:
-        return tuple(offers)
-    for index in range(1, 6):
-        old = sides[index]
-        if space == PLUS_ONE:
-            # "either add a 1 pt action side or increase the value of a previously placed point
-            # action side by one. 5 is the maximum value" - only with that value in the supply.
-            if available & 1 and old != POINTS[0]:
-                offers.append((index, POINTS[0]))
-            if old in POINTS[:4]:
-                value = POINTS.index(old) + 1
-                if available >> value & 1:
-                    offers.append((index, POINTS[value]))
-        elif space == ARROW:
-            # "The player should make sure it's pointing in the desired direction": at an adjacent side.
-            for target in C.adjacent[index]:
-                new = f"{ARROW_TO}{target}"
-                if new != old:
-                    offers.append((index, new))
-        elif old != space:
-            offers.append((index, space))
-    return tuple(offers)
 
 
 # --- the turn ---------------------------------------------------------------------------------------
@@ -543,7 +565,7 @@ def _one_way(state: RattlebonesState) -> None:
         if len(uses) == 1:
             _use_die(state, uses[0])
         else:
-            state.legal_cache = list(uses)
+            state.legal_cache = uses
 
 
 def _gamble(state: RattlebonesState, face: str) -> None:

@@ -8,6 +8,7 @@ Rattlebones icon), replaced whole when a side changes. Seat `s` owns pawns and d
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from engines.protocol import EngineState
@@ -50,7 +51,8 @@ class RattlebonesState(EngineState):
     x2_points: str = "die_actions"  # the option: which points an x2 doubles
     end_reason: str | None = None
     forfeited: int | None = None
-    legal_cache: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    # the legal actions once worked out, possibly a tuple shared with other states: never mutated
+    legal_cache: Sequence[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def clone(self) -> RattlebonesState:
         copy = RattlebonesState.__new__(RattlebonesState)

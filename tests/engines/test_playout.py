@@ -40,3 +40,12 @@ def test_a_rejected_word_is_left_to_the_published_draw() -> None:
     for seq in range(1, 100):
         assert draws(seq, request) == draw(b"seed", seq, request)
         assert draws(seq, dice) == draw(b"seed", seq, dice)
+
+
+def test_playout_events_equal_the_protocol_events() -> None:
+    from engines.playout import _event
+    from engines.protocol import Event
+
+    assert _event("action", 1, {"type": "x"}) == Event.action(1, {"type": "x"})
+    assert _event("chance", None, {"dice": [3]}) == Event.chance_outcome({"dice": [3]})
+    assert repr(_event("chance", None, {"dice": [3]})) == repr(Event.chance_outcome({"dice": [3]}))
