@@ -543,6 +543,24 @@ def _owns_ability_card(state: RattlesnakeState, seat: int, names: frozenset[str]
     return False
 
 
+def _may_answer_reveal(state: RattlesnakeState, seat: int) -> bool:
+    """Whether the seat owns, in its hand or deck, a card it could use now. What decides it is public
+    (its bought cards, its discard), as for `_owns_ability_card`: Take Cover answers abilities only,
+    Patch Up needs a Hit in the discard, Scavenge a card there."""
+    if not state.owned[seat]:
+        return False
+    discard = state.discards[seat]
+    for zone in (state.hands[seat], state.decks[seat]):
+        for card in zone:
+            ability = ABILITY.get(card)
+            if ability is None or ability == "cancel":
+                continue
+            if (ability == "patch_up" and HIT not in discard) or (ability == "scavenge" and not discard):
+                continue
+            return True
+    return False
+
+
 _WINDOWS = {
     (first, second): frozenset(seat for seat, asked in ((0, first), (1, second)) if asked)
     for first in (False, True)
@@ -558,7 +576,7 @@ def _reveal(state: RattlesnakeState) -> None:
         state.window = frozenset()
         _declare(state)
         return
-    state.window = _WINDOWS[_owns_ability_card(state, 0), _owns_ability_card(state, 1)]
+    state.window = _WINDOWS[_may_answer_reveal(state, 0), _may_answer_reveal(state, 1)]
     if not state.window:
         _declare(state)
 

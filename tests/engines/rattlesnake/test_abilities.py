@@ -66,8 +66,8 @@ def test_combat_abilities_wait_for_the_reveal_and_use_the_hand_only() -> None:
 
 def test_take_cover_cancels_an_ability_before_it_resolves() -> None:
     state = revealed((["2", "distract"], ["3", "take-cover"]), ["2"], ["3"])
-    # Both own saloon cards: both are asked.
-    assert GAME.decision(state).seats == {0, 1}
+    # Only seat 0 is asked: seat 1's Take Cover has nothing to cancel yet.
+    assert GAME.decision(state).seats == {0}
     state = use(state, 0, "distract", index=0)
     # The Distract waits: seat 1 owns a Take Cover, so it may answer.
     decision = GAME.decision(state)
@@ -83,7 +83,7 @@ def test_passing_on_a_pending_ability_lets_it_resolve() -> None:
     state = revealed((["2", "distract"], ["3", "take-cover"]), ["2"], ["3"])
     state = use(state, 0, "distract", index=0)
     state = act(state, 1, {"type": "pass"})
-    assert state.defense_values == (2,) and state.graveyard == ("distract",)
+    assert state.last_attack.defense_values == (2,) and state.graveyard == ("distract",)
 
 
 def test_take_cover_can_be_cancelled_by_take_cover() -> None:
@@ -98,11 +98,18 @@ def test_take_cover_can_be_cancelled_by_take_cover() -> None:
 
 
 def test_take_cover_only_answers_an_ability() -> None:
-    state = revealed((["2", "take-cover"], ["3"]), ["2"], ["3"])
-    assert GAME.legal_actions(state, 0) == [{"type": "pass"}]
+    state = revealed((["2", "take-cover", "dead-eye"], ["3"]), ["2"], ["3"])
+    assert GAME.legal_actions(state, 0) == [{"type": "pass"}, {"type": "use", "card": "dead-eye", "index": 0}]
     with pytest.raises(IllegalAction) as raised:
         GAME.apply(state, Event.action(0, {"type": "use", "card": "take-cover"}))
     assert raised.value.code == "ability/nothing_to_cancel"
+
+
+def test_a_seat_that_could_only_pass_is_not_asked_after_the_reveal() -> None:
+    # Seat 0 owns only a Take Cover (nothing to cancel yet), seat 1 a Patch Up with no Hit in its
+    # discard: both facts are public, and neither could do anything but pass.
+    state = revealed((["2", "take-cover"], ["3", "patch-up"]), ["2"], ["3"])
+    assert GAME.decision(state).kind == "turn" and state.last_attack is not None
 
 
 def test_a_seat_owning_take_cover_only_in_its_deck_is_asked_too() -> None:

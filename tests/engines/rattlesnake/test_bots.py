@@ -61,7 +61,6 @@ def test_it_takes_cover_from_an_ability_that_would_beat_it() -> None:
     state = table(hands=(["3", "distract"], ["3", "take-cover"]), decks=(["1"] * 5, ["1"] * 5))
     state = act(state, 0, {"type": "attack", "cards": ["3"]})
     state = act(state, 1, {"type": "defend", "cards": ["3"]})
-    state = act(state, 1, {"type": "pass"})
     state = act(state, 0, {"type": "use", "card": "distract", "index": 0})
     assert choose(state, 1) == {"type": "use", "card": "take-cover"}
 
