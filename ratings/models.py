@@ -22,7 +22,7 @@ class Ladder(models.Model):
         USERS = "users"
         BOTS = "bots"
 
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(unique=True, allow_unicode=True)
     name = models.CharField(max_length=100)
     game = models.CharField(max_length=40, db_index=True)
     options = models.JSONField(default=dict, help_text="Resolved rule options every ladder match uses.")

@@ -37,7 +37,7 @@ class Tournament(models.Model):
         RANDOM = "random"
         RATING = "rating"
 
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(unique=True, allow_unicode=True)
     name = models.CharField(max_length=120)
     game = models.CharField(max_length=40, db_index=True)
     options = models.JSONField(default=dict, help_text="Resolved rule options of every match.")
