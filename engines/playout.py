@@ -56,10 +56,12 @@ class _Draws:
             outer = self.outer.copy()
             outer.update(inner.digest())
             drawn = words(outer.digest())
-            if max(drawn) < limit:
-                if offset:
-                    return {name: [word % modulus + 1 for word in drawn]}
-                return {name: drawn[0] % modulus}
+            if len(drawn) == 1:
+                word = drawn[0]
+                if word < limit:
+                    return {name: [word % modulus + 1] if offset else word % modulus}
+            elif max(drawn) < limit:
+                return {name: [word % modulus + 1 for word in drawn]}
         return draw(self.seed, seq, request)
 
 
@@ -110,8 +112,12 @@ def playout(
     state = game.new_state(seats=seats, options=options)
     log: list[Event] = []
     draws = _Draws(seed)
+    # `RandomBot.act` inlined for the plain random bot: the same `rng.choice` of the same legal actions,
+    # without a `Turn` per action (`tests/engines/test_playout.py` checks the logs are the same).
+    plain_random = [type(bot) is RandomBot for bot in bots]
     # Looked up once, not per event.
     decision_of, chance_request, apply, append = game.decision, game.chance_request, game.apply, log.append
+    legal_actions, choice = game.legal_actions, rng.choice
     for seq in range(1, max_events + 1):
         decision = decision_of(state)
         kind = decision.kind
@@ -121,7 +127,13 @@ def playout(
             return state, log
         else:
             seat = min(decision.seats)
-            event = _event("action", seat, bots[seat].act(Turn(game, state, seat), rng))
+            if plain_random[seat]:
+                actions = legal_actions(state, seat)
+                if not actions:
+                    raise ValueError("a bot was asked to act with no legal action")
+                event = _event("action", seat, choice(actions))
+            else:
+                event = _event("action", seat, bots[seat].act(Turn(game, state, seat), rng))
         apply(state, event)
         append(event)
     raise RuntimeError(f"{game.spec.key}: no end after {max_events} events")

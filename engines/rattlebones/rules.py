@@ -33,6 +33,7 @@ from engines.rattlebones.catalogue import (
     POINTS,
     RATTLEBONES,
     SIDE_SPACES,
+    SPACE_KINDS,
     STORE,
 )
 from engines.rattlebones.spec import DIE_ACTIONS, POINTS_SIDES, SPEC
@@ -345,26 +346,30 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
     # leaves ("from"), and two pawns on one space are one choice, not two.
     for start in sorted(set(state.pawns[base:base + C.pawns])):
+        row = (die * SPACES + start) * _MAX_STEPS
         for steps in distances:
             space = board[(start + steps) % SPACES]
-            move = _MOVE_ACTIONS.get((die, start, steps, space))
+            move = _MOVES[space][row + steps]
             if move is None:
-                move = _MOVE_ACTIONS[die, start, steps, space] = _Move(die, start, steps, space)
-            if space == STORE:
+                move = _MOVES[space][row + steps] = _Move(die, start, steps, space)
+            if move.side:  # a side space: the usual case
+                if not supply[space]:
+                    actions.append(move.nothing)  # nothing to take: "Do nothing" only
+                elif space in sides:
+                    # never a replacement that leaves the die as it was
+                    actions.append(move.nothing)
+                    actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
+                else:
+                    actions += move.every  # "Do nothing" or any of the five sides
+            elif space == STORE:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
                 actions += move.sales(state.stars[seat])
             elif space == PLUS_ONE:
                 actions += move.plus_one(sides, _points_available(supply))
             elif not supply[space]:
-                actions.append(move.nothing)  # nothing to take: "Do nothing" only
-            elif space == ARROW:
-                actions += move.arrows(sides)
-            elif space in sides:
-                # never a replacement that leaves the die as it was
                 actions.append(move.nothing)
-                actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
             else:
-                actions += move.every  # the usual case: "Do nothing" or any of the five sides
+                actions += move.arrows(sides)
     return actions
 
 
@@ -373,15 +378,16 @@ class _Move:
     and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
-    __slots__ = ("die", "start", "steps", "nothing", "replace", "every", "_sales", "_arrows", "_points")
+    __slots__ = ("die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points")
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
+        self.side = space in SIDE_SPACES and space != ARROW  # the space offers its own side
         self.nothing = self._landing(None, None)
         self._sales: list[Action] | None = None
         self._arrows: tuple[tuple[tuple[str, Action], ...], ...] | None = None
         self._points: tuple[tuple[Action, ...], ...] | None = None
-        if space in SIDE_SPACES:
+        if self.side:
             self.replace = tuple(self._landing(index, space) for index in range(1, 6))
             self.every = (self.nothing, *self.replace)
 
@@ -437,9 +443,11 @@ class _Move:
         return actions
 
 
-# The actions of each move, by (die, from, steps, space): at most 3 x 20 x 9 x 14 of them, fewer in
-# practice (the printed spaces never change), so kept for the life of the process.
-_MOVE_ACTIONS: dict[tuple[int, int, int, str], _Move] = {}
+# The actions of each move, by the space landed on and then by (die, from, steps) as one index: at
+# most 14 x 3 x 20 x 10 of them, fewer in practice (the printed spaces never change), made when first
+# needed and kept for the life of the process.
+_MAX_STEPS = 10  # steps 1 to 9 (a 9-PIP)
+_MOVES: dict[str, list[_Move | None]] = {space: [None] * (C.dice * SPACES * _MAX_STEPS) for space in SPACE_KINDS}
 _NEXT_POINTS = {old: index + 1 for index, old in enumerate(POINTS[:4])}  # points_k -> index of k + 1
 
 

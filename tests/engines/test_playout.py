@@ -7,8 +7,10 @@ import hashlib
 
 import pytest
 
+from engines.bots import RandomBot
 from engines.chance import ChanceRequest, draw
-from engines.playout import _Draws
+from engines.playout import _Draws, playout
+from engines.registry import game_keys, get_game
 
 REQUESTS = [
     ChanceRequest.dice("dice", count=1),
@@ -49,3 +51,18 @@ def test_playout_events_equal_the_protocol_events() -> None:
     assert _event("action", 1, {"type": "x"}) == Event.action(1, {"type": "x"})
     assert _event("chance", None, {"dice": [3]}) == Event.chance_outcome({"dice": [3]})
     assert repr(_event("chance", None, {"dice": [3]})) == repr(Event.chance_outcome({"dice": [3]}))
+
+
+class _RandomThroughTurn(RandomBot):
+    """The random bot reached through `Turn` and `act`, as any other bot is."""
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_the_inlined_random_bot_plays_exactly_like_the_random_bot(key: str) -> None:
+    game = get_game(key)
+    seats = max(game.spec.min_players, 2)
+    for seed in (b"a", b"b", b"c"):
+        fast_state, fast = playout(game, seats=seats, seed=seed)
+        slow_state, slow = playout(game, seats=seats, seed=seed, bots=[_RandomThroughTurn()] * seats)
+        assert fast == slow
+        assert game.view(fast_state, None) == game.view(slow_state, None)
