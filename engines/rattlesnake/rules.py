@@ -168,8 +168,7 @@ class Rattlesnake(Game[RattlesnakeState]):
             return []
         phase = state.phase
         hand = state.hands[seat]
-        # Built afresh on every call: cached dicts (with their lists) would be long-lived objects for
-        # the garbage collector to walk again and again, which costs more than building them.
+        # A new list on every call, of actions made once and shared (see "legal actions" below).
         if phase == MAIN:
             actions = []
             if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
