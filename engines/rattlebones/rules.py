@@ -293,7 +293,7 @@ def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | 
     seat = state.player
     sides = state.dice[seat * C.dice + die]
     effect = sides[side]
-    if effect.startswith(ARROW_TO):
+    if effect in _ARROWS:
         effect = effective_side(sides, side)
     if effect is None or effect in _NO_CHOICE:
         return _PLAIN_USE[die]
@@ -319,6 +319,7 @@ def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | 
     return _thief_uses(die, tuple(choices))
 
 
+_ARROWS = frozenset(f"{ARROW_TO}{index}" for index in range(6))  # every ARROW side, by where it points
 _NO_CHOICE = frozenset({"gold", "star", "train", "1234", "stock", "x2", "gamble", *POINTS})
 _PLAIN_USE = tuple(({"type": "use_die", "die": die},) for die in range(C.dice))
 _STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: (1,), "9_pip": tuple(range(1, 10))}
@@ -356,9 +357,15 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
                 if not supply[space]:
                     actions.append(move.nothing)  # nothing to take: "Do nothing" only
                 elif space in sides:
-                    # never a replacement that leaves the die as it was
-                    actions.append(move.nothing)
-                    actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
+                    # never a replacement that leaves the die as it was: `every` without that side
+                    if sides.count(space) == 1:
+                        index = sides.index(space)
+                        every = move.every
+                        actions += every[:index]
+                        actions += every[index + 1:]
+                    else:
+                        actions.append(move.nothing)
+                        actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
                 else:
                     actions += move.every  # "Do nothing" or any of the five sides
             elif space == STORE:
@@ -490,17 +497,23 @@ def _roll(state: RattlebonesState, dice: list[int]) -> None:
 def _use_die(state: RattlebonesState, action: Action) -> None:
     seat = state.player
     die = action["die"]
-    rest = []
-    for pair in state.showing:
-        if pair[0] == die:
-            index = pair[1]
-        else:
-            rest.append(pair)
-    state.showing = tuple(rest)
+    showing = state.showing
+    if len(showing) == 1:  # the usual case: the last die
+        index = showing[0][1]
+        state.showing = ()
+    else:
+        rest = []
+        for pair in showing:
+            if pair[0] == die:
+                index = pair[1]
+            else:
+                rest.append(pair)
+        state.showing = tuple(rest)
     slot = seat * C.dice + die
-    effect = state.dice[slot][index]
-    if effect.startswith(ARROW_TO):
-        effect = effective_side(state.dice[slot], index)
+    sides = state.dice[slot]
+    effect = sides[index]
+    if effect in _ARROWS:
+        effect = effective_side(sides, index)
     earned = 0
     if effect is None:
         pass  # arrows pointing round in a circle
