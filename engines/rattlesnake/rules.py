@@ -384,28 +384,30 @@ def _draw_up(state: RattlesnakeState) -> None:
 
 
 def _main(state: RattlesnakeState) -> None:
-    """Step 2, or step 3 when the active player has nothing left to choose but passing the pistol."""
+    """Step 2, or step 3 when the active player has nothing left to choose but passing the pistol.
+
+    Whether anything is left is decided on public facts only (like who is asked after a reveal), so
+    that the pistol passing by itself tells the opponent nothing about the hand: a player who owns a
+    card usable now (Patch Up with a Hit in the discard, Scavenge with a card there) in hand or deck
+    is asked, and passes the pistol when that card is in the deck."""
     state.phase = MAIN
     seat = state.active
-    hand = state.hands[seat]
-    if (hand and not state.attacked) or _can_buy(state) or _can_use_in_main(state, seat):
+    if (state.hands[seat] and not state.attacked) or _can_buy(state) or _may_use_in_main(state, seat):
         return
     _end_turn(state)
 
 
-def _holds_saloon_card(hand: tuple[str, ...]) -> bool:
-    # Hands are kept in canonical order, saloon cards last.
-    return bool(hand) and hand[-1] in ABILITY
-
-
-def _can_use_in_main(state: RattlesnakeState, seat: int) -> bool:
-    if not _holds_saloon_card(state.hands[seat]):
+def _may_use_in_main(state: RattlesnakeState, seat: int) -> bool:
+    if not state.owned[seat]:
         return False
     discard = state.discards[seat]
-    for card in state.hands[seat]:
-        ability = ABILITY.get(card)
-        if (ability == "patch_up" and HIT in discard) or (ability == "scavenge" and discard):
-            return True
+    if not discard:
+        return False  # both Patch Up and Scavenge need a card in the discard
+    for zone in (state.hands[seat], state.decks[seat]):
+        for card in zone:
+            ability = ABILITY.get(card)
+            if (ability == "patch_up" and HIT in discard) or ability == "scavenge":
+                return True
     return False
 
 
@@ -866,7 +868,7 @@ def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
 def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     actions: list[Action] = []
-    if not _holds_saloon_card(hand):
+    if not hand or hand[-1] not in ABILITY:  # saloon cards come last in a hand
         return actions
     done: set[str] = set()
     for card in hand:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 
 from engines.playout import playout
+from engines.protocol import Decision
 from engines.rattlesnake import GAME
 from engines.replay import replay
 
-from . import act, set_up
+from . import act, set_up, table
 
 
 def test_a_hand_is_seen_by_its_owner_only() -> None:
@@ -65,3 +66,18 @@ def test_replayed_views_are_json() -> None:
         view = GAME.view(state, seat)
         assert json.loads(json.dumps(view)) == view
     assert GAME.view(state, None)["outcome"]["ranks"] in ([1, 2], [2, 1])
+
+
+def test_the_pistol_passing_by_itself_tells_nothing_about_a_hand() -> None:
+    # Bought and attacked, seat 0 owns a Scavenge and has a card in its discard: whether the Scavenge
+    # is in its hand or its deck, it is asked again (and may only pass the pistol in the second case).
+    decisions = []
+    for hand, deck in ((["2", "scavenge"], ["3"] * 5), (["2", "4"], ["scavenge", "3", "3", "3", "3"])):
+        state = table(hands=(hand, ["1"]), decks=(deck, ["1"] * 5), discards=(["5"], []))
+        state.bought = True
+        state = act(state, 0, {"type": "attack", "cards": ["2"]})
+        state = act(state, 1, {"type": "defend", "cards": []})
+        state = act(state, 0, {"type": "pass"})  # asked after the reveal in both cases, too
+        decisions.append(GAME.decision(state))
+        assert GAME.view(state, 1)["players"][0]["hand_count"] == 1
+    assert decisions[0] == decisions[1] == Decision.turn(0, "main")
