@@ -171,17 +171,22 @@ class Rattlesnake(Game[RattlesnakeState]):
         # A new list on every call, of actions made once and shared (see "legal actions" below).
         if phase == MAIN:
             actions = []
+            choices = _choices(hand)
             if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
+                pairs = choices.by_size[state.rules.buy_cost]
                 for card in state.buyable:
-                    actions += _buys(hand, card, state.rules.buy_cost)
+                    table = _PURCHASES[card]
+                    actions += [table.get(discard) or _purchase(discard, card) for discard in pairs]
             if not state.attacked and hand:
-                actions += _attacks(hand)
+                actions += [_ATTACKS.get(cards) or _attack_of(cards) for cards in choices.some]
             if hand and hand[-1] in ABILITY:  # saloon cards come last in a hand
                 actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
-            return list(_defends(hand, bool(state.rules.defender_min and hand)))
+            choices = _choices(hand)
+            played = choices.some if state.rules.defender_min and hand else choices.any
+            return [_DEFENSES.get(cards) or _defense(cards) for cards in played]
         if phase == REVEAL:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
@@ -796,7 +801,7 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
         state.defense_values, state.attack_values = yours, theirs
 
 
-# --- legal actions (built once per hand and shared; `legal_actions` hands out new lists) -------------
+# --- legal actions (the choices of cards worked out once per hand; each action made once and shared) --
 
 
 class Choices(NamedTuple):
@@ -824,40 +829,29 @@ def _choices(hand: tuple[str, ...]) -> Choices:
     return Choices(tuple(tuple(group) for group in by_size), flat, flat[1:])
 
 
-# Each action is made once and shared by every list that offers it (a list of them per hand would
-# keep a great many long-lived dicts for the garbage collector to walk); `legal_actions` hands out
-# new lists of the shared actions, which nobody changes.
+# Each action is made the first time it is offered and shared by every list that offers it after;
+# `legal_actions` hands out new lists of the shared actions, which nobody changes. These tables are
+# bounded by the game itself (choices of at most a hand of cards among 14 names). A tuple of the
+# actions per hand was tried and dropped: those tuples, holding dicts, stay tracked by the garbage
+# collector, whose walks over them cost more than the lists they saved.
+_ATTACKS: dict[tuple[str, ...], Action] = {}
+_DEFENSES: dict[tuple[str, ...], Action] = {}
+_PURCHASES: dict[str, dict[tuple[str, ...], Action]] = {card: {} for card in ABILITY}
 
 
-@lru_cache(maxsize=_CACHE)
 def _attack_of(cards: tuple[str, ...]) -> Action:
-    return {"type": "attack", "cards": list(cards)}
+    action = _ATTACKS[cards] = {"type": "attack", "cards": list(cards)}
+    return action
 
 
-@lru_cache(maxsize=_CACHE)
 def _defense(cards: tuple[str, ...]) -> Action:
-    return {"type": "defend", "cards": list(cards)}
+    action = _DEFENSES[cards] = {"type": "defend", "cards": list(cards)}
+    return action
 
 
-@lru_cache(maxsize=_CACHE)
 def _purchase(discard: tuple[str, ...], card: str) -> Action:
-    return {"type": "buy", "discard": list(discard), "card": card}
-
-
-@lru_cache(maxsize=_CACHE)
-def _attacks(hand: tuple[str, ...]) -> tuple[Action, ...]:
-    return tuple(map(_attack_of, _choices(hand).some))
-
-
-@lru_cache(maxsize=_CACHE)
-def _defends(hand: tuple[str, ...], some: bool) -> tuple[Action, ...]:
-    choices = _choices(hand)
-    return tuple(map(_defense, choices.some if some else choices.any))
-
-
-@lru_cache(maxsize=_CACHE)
-def _buys(hand: tuple[str, ...], card: str, cost: int) -> tuple[Action, ...]:
-    return tuple(_purchase(discard, card) for discard in _choices(hand).by_size[cost])
+    action = _PURCHASES[card][discard] = {"type": "buy", "discard": list(discard), "card": card}
+    return action
 
 
 @lru_cache(maxsize=64)
