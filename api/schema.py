@@ -18,7 +18,7 @@ import re
 
 ERROR_SCHEMA = {
     "type": "object",
-    "description": 'Every 4xx body: a stable, namespaced `code` to switch on and a `detail` for people.',
+    "description": "Every 4xx body: a stable, namespaced `code` to switch on and a `detail` for people.",
     "properties": {
         "code": {"type": "string", "example": "match/stale_seq"},
         "detail": {"type": "string"},
@@ -47,7 +47,13 @@ _STATUS_MEANING = {
     429: "Too many requests: wait for `Retry-After` seconds.",
 }
 _COMMON_CODES = {
-    400: ["request/invalid", "request/malformed", "request/too_deep", "request/nul_character", "request/out_of_range"],
+    400: [
+        "request/invalid",
+        "request/malformed",
+        "request/too_deep",
+        "request/nul_character",
+        "request/out_of_range",
+    ],
     401: ["auth/not_authenticated", "auth/failed"],
     403: ["auth/forbidden"],
     404: ["request/not_found"],
@@ -64,17 +70,34 @@ _AREA_CODES = {
         404: ["match/not_found", "game/unknown"],
         409: ["match/stale_seq", "match/finished", "match/not_finished"],
         422: [
-            "seats/invalid_count", "seat/invalid", "seat/unknown_user", "seat/unknown_bot", "seat/ambiguous",
-            "seat/deck_not_needed", "options/unknown", "options/wrong_type", "options/not_a_choice",
-            "options/out_of_range", "idempotency/key_reused", "turn/not_your_turn", "turn/chance_pending",
-            "action/malformed", "action/unknown", "action/not_now", "match/over", "deck/*",
+            "seats/invalid_count",
+            "seat/invalid",
+            "seat/unknown_user",
+            "seat/unknown_bot",
+            "seat/ambiguous",
+            "seat/deck_not_needed",
+            "options/unknown",
+            "options/wrong_type",
+            "options/not_a_choice",
+            "options/out_of_range",
+            "idempotency/key_reused",
+            "turn/not_your_turn",
+            "turn/chance_pending",
+            "action/malformed",
+            "action/unknown",
+            "action/not_now",
+            "match/over",
+            "deck/*",
             "the game's own rule codes (docs/games/)",
         ],
     },
     "challenges": {
         404: ["challenge/not_found"],
         409: [
-            "challenge/already_accepted", "challenge/accepted", "challenge/declined", "challenge/cancelled",
+            "challenge/already_accepted",
+            "challenge/accepted",
+            "challenge/declined",
+            "challenge/cancelled",
             "challenge/expired",
         ],
         422: ["seats/invalid_count", "seat/unknown_bot", "seat/deck_required", "options/*", "deck/*"],
@@ -84,21 +107,38 @@ _AREA_CODES = {
         404: ["ladder/not_found", "entry/not_found"],
         409: ["entry/already_joined", "entry/not_joined", "ladder/slug_taken"],
         422: [
-            "ladder/unknown_rating_model", "ladder/bad_entry_policy", "entry/invalid", "entry/deck_required",
-            "entry/deck_not_needed", "options/*", "deck/*",
+            "ladder/unknown_rating_model",
+            "ladder/bad_entry_policy",
+            "entry/invalid",
+            "entry/deck_required",
+            "entry/deck_not_needed",
+            "options/*",
+            "deck/*",
         ],
     },
     "tournaments": {
         403: ["tournament/not_organiser", "player/not_registered"],
         404: ["tournament/not_found", "player/not_found", "tournament/no_bracket"],
         409: [
-            "tournament/wrong_status", "tournament/full", "tournament/slug_taken", "round/not_complete",
-            "result/already_recorded", "result/bracket_moved_on", "result/played_on_snakepit",
-            "player/already_registered", "check_in/not_required", "check_in/not_open",
+            "tournament/wrong_status",
+            "tournament/full",
+            "tournament/slug_taken",
+            "round/not_complete",
+            "result/already_recorded",
+            "result/bracket_moved_on",
+            "result/played_on_snakepit",
+            "player/already_registered",
+            "check_in/not_required",
+            "check_in/not_open",
         ],
         422: [
-            "tournament/unknown_format", "tournament/bad_config", "tournament/not_configurable",
-            "result/not_a_player", "result/cannot_confirm_own", "result/bad_ranks", "result/draw_not_allowed",
+            "tournament/unknown_format",
+            "tournament/bad_config",
+            "tournament/not_configurable",
+            "result/not_a_player",
+            "result/cannot_confirm_own",
+            "result/bad_ranks",
+            "result/draw_not_allowed",
             "the other reducer codes in docs/tournaments.md",
         ],
     },
@@ -109,7 +149,14 @@ _AREA_CODES = {
         409: ["deck/frozen"],
     },
     "ragnguns": {
-        400: ["deck/no_cards", "deck/malformed", "deck/too_large", "deck/ambiguous_input", "catalogue/invalid_filter", "text/*"],
+        400: [
+            "deck/no_cards",
+            "deck/malformed",
+            "deck/too_large",
+            "deck/ambiguous_input",
+            "catalogue/invalid_filter",
+            "text/*",
+        ],
         404: ["card/not_found", "deck/unknown_format", "prebuilt/not_found"],
     },
 }
@@ -155,7 +202,10 @@ def _error_response(status: int, tags: list[str]) -> dict:
     }
     if status == 429:
         response["headers"] = {
-            "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before trying again."}
+            "Retry-After": {
+                "schema": {"type": "integer"},
+                "description": "Seconds to wait before trying again.",
+            }
         }
     return response
 

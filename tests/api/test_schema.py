@@ -44,14 +44,20 @@ def test_every_operation_documents_its_errors_as_the_error_component(document):
         for method, operation in item.items():
             if method not in METHODS:
                 continue
-            errors = {status: response for status, response in operation["responses"].items() if status.startswith("4")}
+            errors = {
+                status: response
+                for status, response in operation["responses"].items()
+                if status.startswith("4")
+            }
             assert {"400", "401", "429"} <= set(errors), (method, path)
             if "{" in path:
                 assert "404" in errors, (method, path)
             if method != "get":
                 assert {"409", "413", "415", "422"} <= set(errors), (method, path)
             for status, response in errors.items():
-                assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+                assert response["content"]["application/json"]["schema"] == {
+                    "$ref": "#/components/schemas/Error"
+                }
                 assert "Codes: `" in response["description"], (method, path, status)
 
 
@@ -59,9 +65,19 @@ def test_lists_say_whether_they_are_paginated(document):
     def body(path, method="get", status="200"):
         return document["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
 
-    for path in ("/api/matches/", "/api/ladders/", "/api/tournaments/", "/api/decks/", "/api/ladder-entries/"):
+    for path in (
+        "/api/matches/",
+        "/api/ladders/",
+        "/api/tournaments/",
+        "/api/decks/",
+        "/api/ladder-entries/",
+    ):
         assert body(path)["$ref"].startswith("#/components/schemas/Paginated"), path
-    for path in ("/api/matches/{id}/events/", "/api/ladders/{slug}/leaderboard/", "/api/tournaments/{slug}/entries/"):
+    for path in (
+        "/api/matches/{id}/events/",
+        "/api/ladders/{slug}/leaderboard/",
+        "/api/tournaments/{slug}/entries/",
+    ):
         assert body(path)["type"] == "array", path
     assert body("/api/ragnguns/cards/")["$ref"] == "#/components/schemas/RagnGunsCardList"
 
@@ -69,7 +85,10 @@ def test_lists_say_whether_they_are_paginated(document):
 def test_creates_link_to_what_they_created(document):
     links = document["paths"]["/api/matches/"]["post"]["responses"]["201"]["links"]
     assert links["matches_view_retrieve"]["parameters"] == {"id": "$response.body#/id"}
-    assert "tournaments_start_create" in document["paths"]["/api/tournaments/"]["post"]["responses"]["201"]["links"]
+    assert (
+        "tournaments_start_create"
+        in document["paths"]["/api/tournaments/"]["post"]["responses"]["201"]["links"]
+    )
 
 
 class Recorder:
@@ -80,19 +99,25 @@ class Recorder:
         self.schema = schemathesis.openapi.from_dict(document)
         self.seen: set[tuple[str, str]] = set()
 
-    def __call__(self, client, method: str, template: str, *, status: int, path: dict | None = None, **kwargs):
+    def __call__(
+        self, client, method: str, template: str, *, status: int, path: dict | None = None, **kwargs
+    ):
         url = template.format(**(path or {}))
         if method in {"post", "put", "patch"} and "content_type" not in kwargs:
             kwargs["format"] = "json"
         response = getattr(client, method)(url, **kwargs)
         assert response.status_code == status, (method, url, response.status_code, response.content[:500])
         self.check(method, template, url, response)
-        return response.json() if response.get("Content-Type", "").startswith("application/json") else response
+        return (
+            response.json() if response.get("Content-Type", "").startswith("application/json") else response
+        )
 
     def check(self, method: str, template: str, url: str, response) -> None:
         operation = self.document["paths"][template][method]
         documented = operation["responses"].get(str(response.status_code))
-        assert documented is not None, f"{method.upper()} {template}: {response.status_code} is not documented"
+        assert documented is not None, (
+            f"{method.upper()} {template}: {response.status_code} is not documented"
+        )
         if response.content:
             media_type = response["Content-Type"].split(";")[0].strip()
             assert media_type in documented.get("content", {}), (method, template, media_type)
@@ -128,12 +153,16 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     }
     people["alice"].is_staff = True  # an organiser: quotas do not get in the way of the walk
     people["alice"].save()
-    alice, bob, carol, dave, erin = (client_for(people[name]) for name in ("alice", "bob", "carol", "dave", "erin"))
+    alice, bob, carol, dave, erin = (
+        client_for(people[name]) for name in ("alice", "bob", "carol", "dave", "erin")
+    )
     anyone = client_for()
 
     # -- the schema, sign-in, games -------------------------------------------------------------------
     call(anyone, "get", "/api/schema/", status=200, data={"format": "json"})
-    token = call(anyone, "post", "/api/auth/token/", status=200, data={"username": "bob", "password": "bob-password"})
+    token = call(
+        anyone, "post", "/api/auth/token/", status=200, data={"username": "bob", "password": "bob-password"}
+    )
     assert token["token"]
     call(anyone, "post", "/api/auth/token/", status=400, data={"username": "bob", "password": "wrong"})
     call(anyone, "get", "/api/games/", status=200)
@@ -142,8 +171,15 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
 
     # -- matches ---------------------------------------------------------------------------------------
     match = call(
-        alice, "post", "/api/matches/", status=201,
-        data={"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "heuristic"}], "options": {"passes": 1}},
+        alice,
+        "post",
+        "/api/matches/",
+        status=201,
+        data={
+            "game": "rat-snake",
+            "seats": [{"user": "alice"}, {"bot": "heuristic"}],
+            "options": {"passes": 1},
+        },
     )
     ids = {"id": match["id"]}
     call(anyone, "post", "/api/matches/", status=401, data={"game": "rat-snake", "seats": []})
@@ -157,10 +193,23 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(alice, "get", "/api/matches/{id}/legal-actions/", path=ids, status=200)
     call(anyone, "get", "/api/matches/{id}/events/", path=ids, status=200, data={"after": 0})
     assert 0 in view["decision"]["seats"], view["decision"]
-    act = {"expected_seq": view["seq"], "action": view["legal_actions"][0], "idempotency_key": "schema-walk-1"}
+    act = {
+        "expected_seq": view["seq"],
+        "action": view["legal_actions"][0],
+        "idempotency_key": "schema-walk-1",
+    }
     call(alice, "post", "/api/matches/{id}/actions/", path=ids, status=201, data=act)
-    call(alice, "post", "/api/matches/{id}/actions/", path=ids, status=200, data=act)  # the same key: replayed
-    call(alice, "post", "/api/matches/{id}/actions/", path=ids, status=409, data={**act, "idempotency_key": "schema-walk-2"})
+    call(
+        alice, "post", "/api/matches/{id}/actions/", path=ids, status=200, data=act
+    )  # the same key: replayed
+    call(
+        alice,
+        "post",
+        "/api/matches/{id}/actions/",
+        path=ids,
+        status=409,
+        data={**act, "idempotency_key": "schema-walk-2"},
+    )
     call(anyone, "get", "/api/matches/{id}/verify/", path=ids, status=409)
     call(alice, "post", "/api/matches/{id}/forfeit/", path=ids, status=201, data={"reason": "schema walk"})
     call(anyone, "get", "/api/matches/{id}/verify/", path=ids, status=200)
@@ -173,7 +222,9 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/challenges/", status=401)
     call(carol, "get", "/api/challenges/{id}/", path={"id": challenge["id"]}, status=200)
     call(erin, "get", "/api/challenges/{id}/", path={"id": challenge["id"]}, status=404)
-    accepted = call(carol, "post", "/api/challenges/{id}/accept/", path={"id": challenge["id"]}, status=200, data={})
+    accepted = call(
+        carol, "post", "/api/challenges/{id}/accept/", path={"id": challenge["id"]}, status=200, data={}
+    )
     assert accepted["match"] is not None
     call(carol, "post", "/api/challenges/{id}/accept/", path={"id": challenge["id"]}, status=409, data={})
     challenge = call(bob, "post", "/api/challenges/", status=201, data=two)
@@ -190,7 +241,9 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "post", "/api/ragnguns/deck-checks/", status=200, data=deck_body)
     call(anyone, "post", "/api/ragnguns/deck-checks/", status=200, data={"cards": ["machete"]})
     call(anyone, "post", "/api/ragnguns/deck-checks/", status=400, data={"cards": []})
-    call(anyone, "post", "/api/ragnguns/deck-checks/", status=200, data="Machete\n", content_type="text/plain")
+    call(
+        anyone, "post", "/api/ragnguns/deck-checks/", status=200, data="Machete\n", content_type="text/plain"
+    )
 
     # -- saved decks -----------------------------------------------------------------------------------
     deck = call(bob, "post", "/api/decks/", status=201, data={"name": "Stampede", **deck_body})
@@ -198,7 +251,14 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(bob, "get", "/api/decks/", status=200, data={"legal": "true"})
     call(anyone, "get", "/api/decks/", status=401)
     call(anyone, "get", "/api/decks/{share_id}/", path=share, status=200)
-    call(bob, "put", "/api/decks/{share_id}/", path=share, status=200, data={"name": "Stampede", "cards": ["machete"]})
+    call(
+        bob,
+        "put",
+        "/api/decks/{share_id}/",
+        path=share,
+        status=200,
+        data={"name": "Stampede", "cards": ["machete"]},
+    )
     call(bob, "patch", "/api/decks/{share_id}/", path=share, status=200, data={"name": "Dawn"})
     call(carol, "patch", "/api/decks/{share_id}/", path=share, status=403, data={"name": "Mine"})
     call(anyone, "get", "/api/decks/{share_id}/versions/", path=share, status=200)
@@ -219,7 +279,14 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(bob, "post", "/api/ladders/{slug}/join/", path=slug, status=409, data={})
     call(bob, "post", "/api/ladders/{slug}/rounds/", path=slug, status=403, data={})
     call(alice, "post", "/api/ladders/{slug}/rounds/", path=slug, status=201, data={})
-    call(anyone, "get", "/api/ladders/{slug}/leaderboard/", path=slug, status=200, data={"include_left": "true"})
+    call(
+        anyone,
+        "get",
+        "/api/ladders/{slug}/leaderboard/",
+        path=slug,
+        status=200,
+        data={"include_left": "true"},
+    )
     call(anyone, "get", "/api/ladders/{slug}/matches/", path=slug, status=200)
     history = "/api/ladders/{slug}/entries/{entry_id}/history/"
     call(anyone, "get", history, path={**slug, "entry_id": entry["entry"]}, status=200)
@@ -231,7 +298,10 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
 
     # -- tournaments: a league at tables, reported, confirmed, disputed and corrected -------------------
     league = call(
-        alice, "post", "/api/tournaments/", status=201,
+        alice,
+        "post",
+        "/api/tournaments/",
+        status=201,
         data={"name": "Schema League", "game": "rat-snake", "format": "round_robin", "result_mode": "table"},
     )
     slug = {"slug": league["slug"]}
@@ -240,22 +310,60 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(alice, "post", "/api/tournaments/{slug}/open/", path=slug, status=409)
     clients = {}
     for client in (bob, carol, dave, erin):
-        clients[call(client, "post", "/api/tournaments/{slug}/register/", path=slug, status=201)["player"]] = client
+        clients[
+            call(client, "post", "/api/tournaments/{slug}/register/", path=slug, status=201)["player"]
+        ] = client
     call(alice, "post", "/api/tournaments/{slug}/start/", path=slug, status=200)
     tables = call(anyone, "get", "/api/tournaments/{slug}/tables/", path=slug, status=200, data={"round": 1})
     (first, second), (third, fourth) = (table["players"] for table in tables)
     table = {**slug, "match_key": tables[0]["match_key"]}
-    call(clients[first], "post", "/api/tournaments/{slug}/tables/{match_key}/report/", path=table, status=201, data={"ranks": [1, 2]})
-    call(clients[first], "post", "/api/tournaments/{slug}/tables/{match_key}/confirm/", path=table, status=422, data={})
-    call(clients[second], "post", "/api/tournaments/{slug}/tables/{match_key}/confirm/", path=table, status=201, data={})
-    table = {**slug, "match_key": tables[1]["match_key"]}
-    call(clients[third], "post", "/api/tournaments/{slug}/tables/{match_key}/report/", path=table, status=201, data={"ranks": [2, 1]})
     call(
-        clients[fourth], "post", "/api/tournaments/{slug}/tables/{match_key}/dispute/", path=table, status=201,
+        clients[first],
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/report/",
+        path=table,
+        status=201,
+        data={"ranks": [1, 2]},
+    )
+    call(
+        clients[first],
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/confirm/",
+        path=table,
+        status=422,
+        data={},
+    )
+    call(
+        clients[second],
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/confirm/",
+        path=table,
+        status=201,
+        data={},
+    )
+    table = {**slug, "match_key": tables[1]["match_key"]}
+    call(
+        clients[third],
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/report/",
+        path=table,
+        status=201,
+        data={"ranks": [2, 1]},
+    )
+    call(
+        clients[fourth],
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/dispute/",
+        path=table,
+        status=201,
         data={"reason": "the other way round"},
     )
     call(
-        alice, "post", "/api/tournaments/{slug}/tables/{match_key}/correct/", path=table, status=201,
+        alice,
+        "post",
+        "/api/tournaments/{slug}/tables/{match_key}/correct/",
+        path=table,
+        status=201,
         data={"ranks": [1, 2], "reason": "table judge"},
     )
     call(alice, "post", "/api/tournaments/{slug}/next-round/", path=slug, status=200)
@@ -271,8 +379,16 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
 
     # -- tournaments: check-in and drops; a bracket of bots played on Snakepit ---------------------------
     cup = call(
-        alice, "post", "/api/tournaments/", status=201,
-        data={"name": "Schema Cup", "game": "rat-snake", "format": "single_elimination", "check_in_required": True},
+        alice,
+        "post",
+        "/api/tournaments/",
+        status=201,
+        data={
+            "name": "Schema Cup",
+            "game": "rat-snake",
+            "format": "single_elimination",
+            "check_in_required": True,
+        },
     )
     slug = {"slug": cup["slug"]}
     call(alice, "post", "/api/tournaments/{slug}/open/", path=slug, status=200)
@@ -280,8 +396,12 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(bob, "post", "/api/tournaments/{slug}/check-in/", path=slug, status=200, data={})
     call(bob, "post", "/api/tournaments/{slug}/drop/", path=slug, status=200, data={})
     for bot in ("heuristic", "random"):
-        player = call(alice, "post", "/api/tournaments/{slug}/register/", path=slug, status=201, data={"bot": bot})["player"]
-        call(alice, "post", "/api/tournaments/{slug}/check-in/", path=slug, status=200, data={"player": player})
+        player = call(
+            alice, "post", "/api/tournaments/{slug}/register/", path=slug, status=201, data={"bot": bot}
+        )["player"]
+        call(
+            alice, "post", "/api/tournaments/{slug}/check-in/", path=slug, status=200, data={"player": player}
+        )
     call(alice, "post", "/api/tournaments/{slug}/start/", path=slug, status=200)
     call(anyone, "get", "/api/tournaments/{slug}/bracket/", path=slug, status=200)
 

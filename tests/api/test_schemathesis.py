@@ -13,11 +13,11 @@ import os
 
 import pytest
 import schemathesis
-from schemathesis import GenerationMode
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
+from schemathesis import GenerationMode
 from schemathesis.checks import (
     content_type_conformance,
     not_a_server_error,
@@ -82,7 +82,8 @@ def can_be_wrong(operation) -> bool:
     parameter, so an operation with nothing else has no invalid request to generate."""
     raw = operation.definition.raw
     return "requestBody" in raw or any(
-        set(parameter.get("schema", {})) - {"description"} != {"type"} or parameter["schema"]["type"] != "string"
+        set(parameter.get("schema", {})) - {"description"} != {"type"}
+        or parameter["schema"]["type"] != "string"
         for parameter in raw.get("parameters", [])
     )
 
