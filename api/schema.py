@@ -1,4 +1,4 @@
-"""The OpenAPI schema says what the API does (docs/api.md, "How the schema is checked").
+"""The OpenAPI schema says what the API does (docs/api.md, "The schema, and how it is checked").
 
 drf-spectacular describes each view's success; this postprocessing hook adds what every view shares,
 so no view hand-writes it:
@@ -53,9 +53,10 @@ _COMMON_CODES = {
         "request/too_deep",
         "request/nul_character",
         "request/out_of_range",
+        "request/invalid_query",
     ],
     401: ["auth/not_authenticated", "auth/failed"],
-    403: ["auth/forbidden"],
+    403: ["auth/forbidden", "quota/*"],
     404: ["request/not_found"],
     409: ["request/conflict"],
     413: ["request/too_large"],
@@ -66,7 +67,8 @@ _COMMON_CODES = {
 _AREA_CODES = {
     "games": {404: ["game/unknown"]},
     "matches": {
-        403: ["seat/not_yours"],
+        400: ["idempotency/key_too_long"],
+        403: ["seat/not_yours", "seat/consent_needed"],
         404: ["match/not_found", "game/unknown"],
         409: ["match/stale_seq", "match/finished", "match/not_finished"],
         422: [
@@ -108,6 +110,7 @@ _AREA_CODES = {
         409: ["entry/already_joined", "entry/not_joined", "ladder/slug_taken"],
         422: [
             "ladder/unknown_rating_model",
+            "ladder/round_interval_too_short",
             "ladder/bad_entry_policy",
             "entry/invalid",
             "entry/deck_required",
@@ -135,6 +138,8 @@ _AREA_CODES = {
             "tournament/unknown_format",
             "tournament/bad_config",
             "tournament/not_configurable",
+            "tournament/bad_result_mode",
+            "tournament/bad_seeding",
             "result/not_a_player",
             "result/cannot_confirm_own",
             "result/bad_ranks",
