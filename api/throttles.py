@@ -34,6 +34,14 @@ class ScopeThrottle(SimpleRateThrottle):
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
+    def wait(self):
+        """Seconds until the oldest request that must age out has: DRF's own answer is None (no
+        Retry-After at all) once a client's history is longer than the rate, as after an operator
+        lowers the rate."""
+        if self.num_requests and len(self.history) >= self.num_requests:
+            return max(self.duration - (self.now - self.history[self.num_requests - 1]), 1)
+        return super().wait()
+
 
 class SignInThrottle(ScopeThrottle):
     scope = "sign_in"
