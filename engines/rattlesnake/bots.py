@@ -15,9 +15,8 @@ from __future__ import annotations
 import random
 
 from engines.protocol import Action, Bot, Turn
-from engines.rattlesnake.catalogue import HIT
+from engines.rattlesnake.catalogue import ABILITY, HIT, RANK, VALUE
 from engines.rattlesnake.combos import attacker_wins, strongest
-from engines.rattlesnake.rules import ABILITY, VALUE
 
 # The saloon cards it would rather own, best first.
 WANTED = ("take-cover", "switch-up", "distract", "double-cross", "dead-eye", "disarm", "patch-up", "scavenge")
@@ -148,6 +147,4 @@ class HeuristicBot(Bot):
 
 
 def _rank(card: str) -> int:
-    from engines.rattlesnake.rules import RANK
-
     return RANK[card]

@@ -190,3 +190,12 @@ def load() -> Catalogue:
 
 
 CATALOGUE = load()
+
+# Tables the rules and the bots read, derived once from the catalogue.
+# The number on each card; Hits and saloon cards have none.
+VALUE: dict[str, int] = {str(value): value for value, _ in CATALOGUE.player_deck}
+ABILITY: dict[str, str] = {card.name: card.ability for card in CATALOGUE.actions}
+LOW, HIGH = CATALOGUE.lowest_value, CATALOGUE.highest_value
+# The canonical order of cards in a hand and in listed actions: numbers, Hits, saloon cards.
+RANK: dict[str, int] = {**{name: value for name, value in VALUE.items()}, HIT: HIGH + 1}
+RANK.update({card.name: HIGH + 2 + index for index, card in enumerate(CATALOGUE.actions)})

@@ -24,7 +24,8 @@ from engines.bots import RandomBot
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
-from engines.rattlesnake.catalogue import CATALOGUE, COMBAT_ABILITIES, HIT
+from engines.rattlesnake.bots import HeuristicBot
+from engines.rattlesnake.catalogue import ABILITY, CATALOGUE, COMBAT_ABILITIES, HIGH, HIT, LOW, RANK, VALUE
 from engines.rattlesnake.combos import Combo, attacker_wins, strongest
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
@@ -50,14 +51,7 @@ NO_HITS = "no_hits"
 _CACHE = 1 << 16  # bound of each cache below (hands and numbers met in practice: a few thousand)
 FORFEIT = "forfeit"
 
-# The number on each card; Hits and saloon cards have none.
-VALUE: dict[str, int] = {str(value): value for value, _ in CATALOGUE.player_deck}
-ABILITY: dict[str, str] = {card.name: card.ability for card in CATALOGUE.actions}
 EVENTS = {event.name: event for event in CATALOGUE.events}
-LOW, HIGH = CATALOGUE.lowest_value, CATALOGUE.highest_value
-# The canonical order of cards in a hand and in listed actions: numbers, Hits, saloon cards.
-RANK: dict[str, int] = {**{name: value for name, value in VALUE.items()}, HIT: HIGH + 1}
-RANK.update({card.name: HIGH + 2 + index for index, card in enumerate(CATALOGUE.actions)})
 CARDS = frozenset(RANK)
 PLAYER_CARDS = CATALOGUE.player_cards()
 ACTION_CARDS = CATALOGUE.action_cards
@@ -319,8 +313,6 @@ class Rattlesnake(Game[RattlesnakeState]):
 
     # --- bots -------------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, Bot]:
-        from engines.rattlesnake.bots import HeuristicBot
-
         return {"random": RandomBot(), "heuristic": HeuristicBot()}
 
 
