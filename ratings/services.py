@@ -111,16 +111,19 @@ def ladder_schedule_sync(ladder: Ladder) -> None:
 
 
 def ladders_ensure_for_games() -> list[Ladder]:
-    """One open ladder per registered game with its built-in bots entered: a new engine gets a
-    ladder by being registered, with no ladder code to change."""
+    """One open ladder per registered game with its built-in bots entered, as many times over as a
+    table needs (The Greatest Snake sits three): a new engine gets a ladder by being registered,
+    with no ladder code to change."""
     ladders = []
     for game in all_games():
         slug = f"{game.spec.key}-open"
         ladder = Ladder.objects.filter(slug=slug).first() or ladder_create(
             game_key=game.spec.key, name=f"{game.spec.name} open ladder", slug=slug, round_interval_seconds=60
         )
-        for bot in sorted(game.bots()):
-            if not ladder.entries.filter(bot=bot).exists():
+        bots = sorted(game.bots())
+        wanted = [bots[number % len(bots)] for number in range(max(len(bots), ladder.seats_per_match))]
+        for bot in set(wanted):
+            for _ in range(wanted.count(bot) - ladder.entries.filter(bot=bot).count()):
                 ladder_join(ladder=ladder, bot=bot)
         ladders.append(ladder)
     return ladders

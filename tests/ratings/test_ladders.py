@@ -44,6 +44,8 @@ def test_every_registered_game_gets_an_open_ladder_with_its_bots(db):
     assert [ladder.pk for ladder in again] == [ladder.pk for ladder in ladders]
     rat_snake = Ladder.objects.get(game="rat-snake")
     assert sorted(rat_snake.entries.values_list("bot", flat=True)) == ["heuristic", "random"]
+    for ladder in ladders:  # enough entries for a table of every game
+        assert ladder.entries.count() >= ladder.seats_per_match
 
 
 def test_a_ladder_is_scheduled_in_beat(db):
