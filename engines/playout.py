@@ -113,27 +113,42 @@ def playout(
     log: list[Event] = []
     draws = _Draws(seed)
     # `RandomBot.act` inlined for the plain random bot: the same `rng.choice` of the same legal actions,
-    # without a `Turn` per action (`tests/engines/test_playout.py` checks the logs are the same).
+    # without a `Turn` per action (`tests/engines/test_playout.py` checks the logs are the same). For a
+    # plain `random.Random`, `choice` itself is inlined too: `Random.choice(seq)` is
+    # `seq[_randbelow(len(seq))]`, and `_randbelow(n)` draws `getrandbits(n.bit_length())` until the
+    # word is below n; the same calls of the same generator give the same index.
     plain_random = [type(bot) is RandomBot for bot in bots]
-    # Looked up once, not per event.
+    getrandbits = rng.getrandbits if type(rng) is random.Random else None
+    # Looked up once, not per event; an event is made as `_event` makes it.
     decision_of, chance_request, apply, append = game.decision, game.chance_request, game.apply, log.append
-    legal_actions, choice = game.legal_actions, rng.choice
+    legal_actions, choice, new, event_class = game.legal_actions, rng.choice, object.__new__, Event
     for seq in range(1, max_events + 1):
         decision = decision_of(state)
         kind = decision.kind
         if kind == "chance":
-            event = _event("chance", None, draws(seq, chance_request(state)))
+            event = new(event_class)
+            event.__dict__.update(kind="chance", payload=draws(seq, chance_request(state)), seat=None)
         elif kind == "over":
             return state, log
         else:
             seat = min(decision.seats)
             if plain_random[seat]:
                 actions = legal_actions(state, seat)
-                if not actions:
+                count = len(actions)
+                if not count:
                     raise ValueError("a bot was asked to act with no legal action")
-                event = _event("action", seat, choice(actions))
+                if getrandbits is None:
+                    action = choice(actions)
+                else:
+                    bits = count.bit_length()
+                    index = getrandbits(bits)
+                    while index >= count:
+                        index = getrandbits(bits)
+                    action = actions[index]
             else:
-                event = _event("action", seat, bots[seat].act(Turn(game, state, seat), rng))
+                action = bots[seat].act(Turn(game, state, seat), rng)
+            event = new(event_class)
+            event.__dict__.update(kind="action", payload=action, seat=seat)
         apply(state, event)
         append(event)
     raise RuntimeError(f"{game.spec.key}: no end after {max_events} events")

@@ -4,6 +4,7 @@ every kind of request, short and long seeds, and the rare rejected word."""
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 
@@ -66,3 +67,17 @@ def test_the_inlined_random_bot_plays_exactly_like_the_random_bot(key: str) -> N
         slow_state, slow = playout(game, seats=seats, seed=seed, bots=[_RandomThroughTurn()] * seats)
         assert fast == slow
         assert game.view(fast_state, None) == game.view(slow_state, None)
+
+
+class _OwnRandom(random.Random):
+    """Not a plain `random.Random`: the harness leaves the choice to its own `choice`."""
+
+
+@pytest.mark.parametrize("key", game_keys())
+def test_the_inlined_choice_draws_what_random_choice_draws(key: str) -> None:
+    game = get_game(key)
+    seats = max(game.spec.min_players, 2)
+    for seed in (b"d", b"e"):
+        _, fast = playout(game, seats=seats, seed=seed, rng=random.Random(seed))
+        _, slow = playout(game, seats=seats, seed=seed, rng=_OwnRandom(seed))
+        assert fast == slow
