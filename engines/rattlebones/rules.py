@@ -53,6 +53,8 @@ DOUBLED = {
 GAME_END = "rattlebones"  # "the Rattlebones pawn and a player pawn meet or pass"
 FORFEIT = "forfeit"
 PIP_STEPS = {pip: int(pip) for pip in PIPS}
+DICE_EACH = C.dice  # per player (module constants: read on every event)
+PAWNS_EACH = C.pawns
 
 ACTION_TYPES = ("roll", "use_die", "double")
 PHASE_ACTIONS = {ROLL: "roll", USE_DIE: "use_die", DOUBLE: "double"}
@@ -291,7 +293,7 @@ def effective_side(sides: tuple[str, ...], index: int) -> str | None:
 
 def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | list[Action]:
     seat = state.player
-    sides = state.dice[seat * C.dice + die]
+    sides = state.dice[seat * DICE_EACH + die]
     effect = sides[side]
     if effect in _ARROWS:
         effect = effective_side(sides, side)
@@ -340,13 +342,14 @@ def _thief_uses(die: int, choices: tuple[tuple[str | None, ...], ...]) -> tuple[
 
 def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances: tuple[int, ...]) -> list[Action]:
     seat = state.player
-    base = seat * C.pawns
+    base = seat * PAWNS_EACH
     board = state.board
     supply = state.sides
+    pawns = state.pawns
     actions: list[Action] = []
     # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
     # leaves ("from"), and two pawns on one space are one choice, not two.
-    for start in sorted(set(state.pawns[base:base + C.pawns])):
+    for start in _STARTS[(pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]]:
         row = (die * SPACES + start) * _MAX_STEPS
         for steps in distances:
             space = board[(start + steps) % SPACES]
@@ -380,12 +383,22 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     return actions
 
 
+# The spaces a player's three pawns leave from, sorted and each once, for every placing of the three.
+_STARTS = tuple(
+    tuple(sorted({a, b, c})) for a in range(SPACES) for b in range(SPACES) for c in range(SPACES)
+)
+assert PAWNS_EACH == 3, "_STARTS is made for three pawns a player"
+
+
 class _Move:
     """The actions of one move of one die (`die`, `from`, `steps`) onto one kind of space, made once
     and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
-    __slots__ = ("die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points")
+    __slots__ = (
+        "die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points",
+        "_every_arrow", "_every_points_1",
+    )
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
@@ -394,6 +407,8 @@ class _Move:
         self._sales: list[Action] | None = None
         self._arrows: tuple[tuple[tuple[str, Action], ...], ...] | None = None
         self._points: tuple[tuple[Action, ...], ...] | None = None
+        self._every_arrow: tuple[Action, ...] | None = None  # the offers on a die with no ARROW side
+        self._every_points_1: tuple[Action, ...] | None = None  # +1 on a die with no POINTS side
         if self.side:
             self.replace = tuple(self._landing(index, space) for index in range(1, 6))
             self.every = (self.nothing, *self.replace)
@@ -424,6 +439,9 @@ class _Move:
                 tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
                 for index in range(1, 6)
             )
+            self._every_arrow = (self.nothing, *(action for offers in arrows for _, action in offers))
+        if _ARROWS.isdisjoint(sides):  # the usual die: no arrow to leave out, every offer stands
+            return self._every_arrow  # type: ignore[return-value]
         actions = [self.nothing]
         for old, offers in zip(sides[1:], arrows):
             actions.extend(action for new, action in offers if new != old)
@@ -440,6 +458,9 @@ class _Move:
             points = self._points = tuple(
                 tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6)
             )
+            self._every_points_1 = (self.nothing, *(offers[0] for offers in points))
+        if available & 1 and _POINTS_SIDES.isdisjoint(sides):  # the usual die: a 1 pt side anywhere
+            return self._every_points_1  # type: ignore[return-value]
         actions = [self.nothing]
         for old, offers in zip(sides[1:], points):
             if available & 1 and old != POINTS[0]:
@@ -456,6 +477,7 @@ class _Move:
 _MAX_STEPS = 10  # steps 1 to 9 (a 9-PIP)
 _MOVES: dict[str, list[_Move | None]] = {space: [None] * (C.dice * SPACES * _MAX_STEPS) for space in SPACE_KINDS}
 _NEXT_POINTS = {old: index + 1 for index, old in enumerate(POINTS[:4])}  # points_k -> index of k + 1
+_POINTS_SIDES = frozenset(POINTS)
 
 
 def _points_available(supply: dict[str, int]) -> int:
@@ -509,7 +531,7 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
             else:
                 rest.append(pair)
         state.showing = tuple(rest)
-    slot = seat * C.dice + die
+    slot = seat * DICE_EACH + die
     sides = state.dice[slot]
     effect = sides[index]
     if effect in _ARROWS:
@@ -606,7 +628,7 @@ def _move(state: RattlebonesState, slot: int, action: Action) -> None:
     """Move a pawn clockwise; the landing space offers its side for *this* die, or the store."""
     seat = state.player
     start = action["from"]
-    pawn = state.pawns.index(start, seat * C.pawns, (seat + 1) * C.pawns)
+    pawn = state.pawns.index(start, seat * PAWNS_EACH, (seat + 1) * PAWNS_EACH)
     space_index = (start + action["steps"]) % SPACES
     state.pawns[pawn] = space_index
     if state.board[space_index] == STORE:
