@@ -180,6 +180,8 @@ class Rattlebones(Game[RattlebonesState]):
             to_roll, values = state.to_roll, outcome["dice"]
             if len(to_roll) == 1 and not state.showing:
                 state.showing = ((to_roll[0], values[0] - 1),)  # the usual turn: one die, nothing showing
+            elif not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
+                state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
             else:
                 rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
                 state.showing = tuple(sorted(state.showing + rolled))
@@ -375,9 +377,14 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
                 # "The player may sell as many STARS as he chooses using the chart on the space."
                 actions += move.sales(state.stars[seat])
             elif space == PLUS_ONE:
-                actions += move.plus_one(sides, _points_available(supply))
+                if supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
+                    actions += move.every  # the usual die: a 1 pt side on any side
+                else:
+                    actions += move.plus_one(sides, _points_available(supply))
             elif not supply[space]:
                 actions.append(move.nothing)
+            elif _ARROWS.isdisjoint(sides):
+                actions += move.every  # the usual die: every direction on every side
             else:
                 actions += move.arrows(sides)
     return actions
@@ -395,23 +402,28 @@ class _Move:
     and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
-    __slots__ = (
-        "die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points",
-        "_every_arrow", "_every_points_1",
-    )
+    __slots__ = ("die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points")
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
         self.side = space in SIDE_SPACES and space != ARROW  # the space offers its own side
         self.nothing = self._landing(None, None)
-        self._sales: list[Action] | None = None
-        self._arrows: tuple[tuple[tuple[str, Action], ...], ...] | None = None
-        self._points: tuple[tuple[Action, ...], ...] | None = None
-        self._every_arrow: tuple[Action, ...] | None = None  # the offers on a die with no ARROW side
-        self._every_points_1: tuple[Action, ...] | None = None  # +1 on a die with no POINTS side
+        self._sales: list[Action] = []
         if self.side:
             self.replace = tuple(self._landing(index, space) for index in range(1, 6))
+            # "Do nothing" or any of the five sides: the offers on a die without that side
             self.every = (self.nothing, *self.replace)
+        elif space == ARROW:
+            self._arrows = tuple(
+                tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
+                for index in range(1, 6)
+            )
+            # the offers on a die with no ARROW side: no direction to leave out
+            self.every = (self.nothing, *(action for offers in self._arrows for _, action in offers))
+        elif space == PLUS_ONE:
+            self._points = tuple(tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6))
+            # the offers on a die with no POINTS side, with 1 pt sides in the supply: one on any side
+            self.every = (self.nothing, *(offers[0] for offers in self._points))
 
     def _landing(self, replace: int | None, new: str | None) -> Action:
         return {
@@ -422,8 +434,6 @@ class _Move:
     def sales(self, stars: int) -> list[Action]:
         """Sell 0 to `stars` stars."""
         sales = self._sales
-        if sales is None:
-            sales = self._sales = []
         while len(sales) <= stars:
             sales.append(
                 {"type": "use_die", "die": self.die, "from": self.start, "steps": self.steps, "sell": len(sales)}
@@ -432,37 +442,21 @@ class _Move:
 
     def arrows(self, sides: tuple[str, ...]) -> list[Action]:
         """"The player should make sure it's pointing in the desired direction": at an adjacent side;
-        never the direction an arrow already on that side points."""
-        arrows = self._arrows
-        if arrows is None:
-            arrows = self._arrows = tuple(
-                tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
-                for index in range(1, 6)
-            )
-            self._every_arrow = (self.nothing, *(action for offers in arrows for _, action in offers))
-        if _ARROWS.isdisjoint(sides):  # the usual die: no arrow to leave out, every offer stands
-            return self._every_arrow  # type: ignore[return-value]
+        never the direction an arrow already on that side points. (A die with no ARROW side takes
+        `every`.)"""
         actions = [self.nothing]
-        for old, offers in zip(sides[1:], arrows):
+        for old, offers in zip(sides[1:], self._arrows):
             actions.extend(action for new, action in offers if new != old)
         return actions
 
     def plus_one(self, sides: tuple[str, ...], available: int) -> list[Action]:
         """+1: "either add a 1 pt action side or increase the value of a previously placed point action
         side by one. 5 is the maximum value" - only with that value in the supply (a bit per value in
-        `available`)."""
+        `available`). (A die with no POINTS side, with 1 pt sides in the supply, takes `every`.)"""
         if not available:
             return [self.nothing]
-        points = self._points
-        if points is None:
-            points = self._points = tuple(
-                tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6)
-            )
-            self._every_points_1 = (self.nothing, *(offers[0] for offers in points))
-        if available & 1 and _POINTS_SIDES.isdisjoint(sides):  # the usual die: a 1 pt side anywhere
-            return self._every_points_1  # type: ignore[return-value]
         actions = [self.nothing]
-        for old, offers in zip(sides[1:], points):
+        for old, offers in zip(sides[1:], self._points):
             if available & 1 and old != POINTS[0]:
                 actions.append(offers[0])
             value = _NEXT_POINTS.get(old)
