@@ -295,21 +295,24 @@ class Game(ABC, Generic[S]):
         exactly as it was: every check comes before the first change (the conformance suite holds
         each engine to it). Keep a `clone()` first when the state before is still needed."""
         decision = state.decision_cache or self.decision(state)
-        if decision.kind == "over":
+        deciding = decision.kind
+        if deciding == "over":
             raise IllegalAction("the match is over", code="match/over")
         kind, payload = event.kind, event.payload
         if type(payload) is not dict:
             payload = _as_dict(payload)
         if kind == "action":
-            if decision.kind == "chance":
+            if deciding == "chance":
                 raise IllegalAction("waiting for a chance outcome", code="turn/chance_pending")
-            if event.seat not in decision.seats:
-                raise IllegalAction(f"seat {event.seat} is not to act now", code="turn/not_your_turn")
-            if payload is None or not isinstance(payload.get("type"), str):
+            seat = event.seat
+            if seat not in decision.seats:
+                raise IllegalAction(f"seat {seat} is not to act now", code="turn/not_your_turn")
+            # `type(...) is str` first: the usual case, without the isinstance call
+            if payload is None or (type(payload.get("type")) is not str and not isinstance(payload.get("type"), str)):
                 raise IllegalAction('an action is a JSON object with a "type"', code="action/malformed")
-            self.apply_action(state, event.seat, payload)
+            self.apply_action(state, seat, payload)
         elif kind == "chance":
-            if decision.kind != "chance":
+            if deciding != "chance":
                 raise IllegalAction("no chance outcome is expected now", code="chance/not_expected")
             self.chance_request(state).check(payload)
             self.apply_chance(state, payload)
