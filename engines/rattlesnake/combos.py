@@ -74,6 +74,10 @@ def _strongest(values: tuple[int | None, ...], run_beats_set: bool) -> Combo:
     return max(candidates, key=lambda combo: combo.key(run_beats_set=run_beats_set))
 
 
+# `strongest` for a tuple of numbers, called positionally: the cache itself, for the hot path of rules.py.
+strongest_of = _strongest
+
+
 def attacker_wins(attack: Combo, defense: Combo, *, run_beats_set: bool = False) -> bool:
     """D: "If all previous criteria are tied, the defender wins": the attacker must be strictly ahead."""
     return attack.key(run_beats_set=run_beats_set) > defense.key(run_beats_set=run_beats_set)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
@@ -26,7 +26,7 @@ from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlesnake.bots import HeuristicBot
 from engines.rattlesnake.catalogue import ABILITY, CATALOGUE, COMBAT_ABILITIES, HIGH, HIT, LOW, RANK, VALUE
-from engines.rattlesnake.combos import Combo, attacker_wins, strongest
+from engines.rattlesnake.combos import attacker_wins, strongest, strongest_of
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
     CHANCE_PHASES,
@@ -162,25 +162,36 @@ class Rattlesnake(Game[RattlesnakeState]):
             return []
         phase = state.phase
         hand = state.hands[seat]
-        # A new list on every call, of actions made once and shared (see "legal actions" below).
+        # A new list on every call, of actions made once and shared (see "legal actions" below). The
+        # tables are read by subscript, the cheapest lookup; an action not made yet is a KeyError.
         if phase == MAIN:
             actions = []
             choices = _choices(hand)
             if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
-                pairs = choices.by_size[state.rules.buy_cost]
+                pairs = choices[BY_SIZE][state.rules.buy_cost]
                 for card in state.buyable:
                     table = _PURCHASES[card]
-                    actions += [table.get(discard) or _purchase(discard, card) for discard in pairs]
-            if not state.attacked and hand:
-                actions += [_ATTACKS.get(cards) or _attack_of(cards) for cards in choices.some]
-            if hand and hand[-1] in ABILITY:  # saloon cards come last in a hand
-                actions += _use_actions(state, seat)
+                    try:
+                        actions += [table[discard] for discard in pairs]
+                    except KeyError:
+                        actions += [table.get(discard) or _purchase(discard, card) for discard in pairs]
+            if hand:
+                if not state.attacked:
+                    try:
+                        actions += [_ATTACKS[cards] for cards in choices[SOME]]
+                    except KeyError:
+                        actions += [_ATTACKS.get(cards) or _attack_of(cards) for cards in choices[SOME]]
+                if hand[-1] in ABILITY:  # saloon cards come last in a hand
+                    actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
             choices = _choices(hand)
-            played = choices.some if state.rules.defender_min and hand else choices.any
-            return [_DEFENSES.get(cards) or _defense(cards) for cards in played]
+            played = choices[SOME] if state.rules.defender_min and hand else choices[ANY]
+            try:
+                return [_DEFENSES[cards] for cards in played]
+            except KeyError:
+                return [_DEFENSES.get(cards) or _defense(cards) for cards in played]
         if phase == REVEAL:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
@@ -400,12 +411,15 @@ def _may_use_in_main(state: RattlesnakeState, seat: int) -> bool:
     discard = state.discards[seat]
     if not discard:
         return False  # both Patch Up and Scavenge need a card in the discard
-    for zone in (state.hands[seat], state.decks[seat]):
-        for card in zone:
-            ability = ABILITY.get(card)
-            if (ability == "patch_up" and HIT in discard) or ability == "scavenge":
-                return True
-    return False
+    usable = _MAIN_USABLE[HIT in discard]
+    return not (usable.isdisjoint(state.hands[seat]) and usable.isdisjoint(state.decks[seat]))
+
+
+# The saloon cards usable with no attack, by whether the discard holds a Hit (it holds a card).
+_MAIN_USABLE = {
+    hit: frozenset(card for card, ability in ABILITY.items() if ability == "scavenge" or (hit and ability == "patch_up"))
+    for hit in (False, True)
+}
 
 
 def _end_turn(state: RattlesnakeState) -> None:
@@ -548,15 +562,21 @@ def _may_answer_reveal(state: RattlesnakeState, seat: int) -> bool:
     if not state.owned[seat]:
         return False
     discard = state.discards[seat]
-    for zone in (state.hands[seat], state.decks[seat]):
-        for card in zone:
-            ability = ABILITY.get(card)
-            if ability is None or ability == "cancel":
-                continue
-            if (ability == "patch_up" and HIT not in discard) or (ability == "scavenge" and not discard):
-                continue
-            return True
-    return False
+    usable = _REVEAL_USABLE[HIT in discard, bool(discard)]
+    return not (usable.isdisjoint(state.hands[seat]) and usable.isdisjoint(state.decks[seat]))
+
+
+# The saloon cards a seat could use after a reveal, by (a Hit in its discard, a card in its discard):
+# never Take Cover (it answers abilities), Patch Up only with a Hit there, Scavenge only with a card.
+_REVEAL_USABLE = {
+    (hit, some): frozenset(
+        card
+        for card, ability in ABILITY.items()
+        if ability != "cancel" and (ability != "patch_up" or hit) and (ability != "scavenge" or some)
+    )
+    for hit in (False, True)
+    for some in (False, True)
+}
 
 
 _WINDOWS = {
@@ -580,17 +600,21 @@ def _reveal(state: RattlesnakeState) -> None:
 
 
 @lru_cache(maxsize=_CACHE)
-def _contest(attack_values: tuple, defense_values: tuple, run_beats_set: bool) -> tuple[Combo, Combo, bool]:
-    """Both strongest combos and whether the attacker's wins (the same few numbers recur: cached)."""
-    attack = strongest(attack_values, run_beats_set=run_beats_set)
-    defense = strongest(defense_values, run_beats_set=run_beats_set)
-    return attack, defense, attacker_wins(attack, defense, run_beats_set=run_beats_set)
+def _attacker_won(attack_values: tuple, defense_values: tuple, run_beats_set: bool) -> bool:
+    """Whether the attacker's strongest combo wins (the same few numbers recur: cached). Only the
+    verdict is kept, a value the garbage collector does not track; the combos come from the small
+    cache of `combos.strongest`."""
+    attack = strongest_of(attack_values, run_beats_set)
+    defense = strongest_of(defense_values, run_beats_set)
+    return attacker_wins(attack, defense, run_beats_set=run_beats_set)
 
 
 def _declare(state: RattlesnakeState) -> None:
     """Steps 4 and 5: declare the winning combo, take the Hit, discard every played card."""
     rules = state.rules
-    attack, defense, won = _contest(state.attack_values, state.defense_values, rules.run_beats_set)
+    attack_values, defense_values, rbs = state.attack_values, state.defense_values, rules.run_beats_set
+    won = _attacker_won(attack_values, defense_values, rbs)
+    attack, defense = strongest_of(attack_values, rbs), strongest_of(defense_values, rbs)
     attacker, defender = state.active, 1 - state.active
     taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
     # "If the attacker wins, the defender takes 1 Hit from in front of them and places it in their
@@ -796,12 +820,12 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
 # --- legal actions (the choices of cards worked out once per hand; each action made once and shared) --
 
 
-class Choices(NamedTuple):
-    """Every choice of cards from one hand (copies of a card are alike), each in canonical order."""
-
-    by_size: tuple[tuple[tuple[str, ...], ...], ...]  # by_size[k]: the choices of k cards
-    any: tuple[tuple[str, ...], ...]  # all of them, fewest cards first (a defense may be empty)
-    some: tuple[tuple[str, ...], ...]  # all but the empty one (an attack)
+# Every choice of cards from one hand (copies of a card are alike), each in canonical order: a plain
+# tuple (a named tuple stays tracked by the garbage collector; a tuple of tuples of strings does not).
+Choices = tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+BY_SIZE = 0  # choices[BY_SIZE][k]: the choices of k cards
+ANY = 1  # all of them, fewest cards first (a defense may be empty)
+SOME = 2  # all but the empty one (an attack)
 
 
 @lru_cache(maxsize=_CACHE)
@@ -818,7 +842,7 @@ def _choices(hand: tuple[str, ...]) -> Choices:
     for cards in chosen:
         by_size[len(cards)].append(cards)
     flat = tuple(cards for group in by_size for cards in group)
-    return Choices(tuple(tuple(group) for group in by_size), flat, flat[1:])
+    return (tuple(tuple(group) for group in by_size), flat, flat[1:])
 
 
 # Each action is made the first time it is offered and shared by every list that offers it after;
