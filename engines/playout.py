@@ -122,8 +122,14 @@ def playout(
     # Looked up once, not per event; an event is made as `_event` makes it.
     decision_of, chance_request, apply, append = game.decision, game.chance_request, game.apply, log.append
     legal_actions, choice, new, event_class = game.legal_actions, rng.choice, object.__new__, Event
+    # `Game.decision` itself, one call shorter: after `apply` the cache is always empty, so it is
+    # `decide` stored on the state (unless the game has its own `decision`).
+    decide = game.decide if type(game).decision is Game.decision else None
     for seq in range(1, max_events + 1):
-        decision = decision_of(state)
+        if decide is not None and state.decision_cache is None:
+            decision = state.decision_cache = decide(state)
+        else:
+            decision = decision_of(state)
         kind = decision.kind
         if kind == "chance":
             event = new(event_class)

@@ -576,9 +576,12 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     elif effect == "thief":
         _steal(state, seat, action["steal"])
     # x2: nothing now; it doubles at the end of the turn.
-    state.used = state.used + ((die, effect or "nothing", earned),)
+    used = state.used = state.used + ((die, effect or "nothing", earned),)
     if state.phase == USE_DIE:
-        _after_die(state)
+        if len(used) == 1 and not state.showing and not state.to_roll:
+            _next_player(state)  # the usual turn: its one die used, no x2 to settle (it needs two dice)
+        else:
+            _after_die(state)
 
 
 def _after_die(state: RattlebonesState) -> None:
