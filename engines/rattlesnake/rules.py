@@ -162,36 +162,28 @@ class Rattlesnake(Game[RattlesnakeState]):
             return []
         phase = state.phase
         hand = state.hands[seat]
-        # A new list on every call, of actions made once and shared (see "legal actions" below). The
-        # tables are read by subscript, the cheapest lookup; an action not made yet is a KeyError.
+        # A new list on every call, copied from the tuples of shared actions the hand offers, kept
+        # with its choices (see "legal actions" below).
         if phase == MAIN:
-            actions = []
-            choices = _choices(hand)
+            actions: list[Action] = []
+            offers = _offers(hand)
             if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
-                pairs = choices[BY_SIZE][state.rules.buy_cost]
+                cost = state.rules.buy_cost
+                by_card = offers.purchases.get(cost) or offers.purchases.setdefault(cost, {})
                 for card in state.buyable:
-                    table = _PURCHASES[card]
-                    try:
-                        actions += [table[discard] for discard in pairs]
-                    except KeyError:
-                        actions += [table.get(discard) or _purchase(discard, card) for discard in pairs]
+                    actions += by_card.get(card) or offers.purchases_of(card, cost)
             if hand:
                 if not state.attacked:
-                    try:
-                        actions += [_ATTACKS[cards] for cards in choices[SOME]]
-                    except KeyError:
-                        actions += [_ATTACKS.get(cards) or _attack_of(cards) for cards in choices[SOME]]
+                    actions += offers.attacks or offers.make_attacks()
                 if hand[-1] in ABILITY:  # saloon cards come last in a hand
                     actions += _use_actions(state, seat)
             actions.append(END_TURN)
             return actions
         if phase == DEFEND:
-            choices = _choices(hand)
-            played = choices[SOME] if state.rules.defender_min and hand else choices[ANY]
-            try:
-                return [_DEFENSES[cards] for cards in played]
-            except KeyError:
-                return [_DEFENSES.get(cards) or _defense(cards) for cards in played]
+            offers = _offers(hand)
+            defenses = offers.defenses or offers.make_defenses()
+            # The empty defense comes first: under Rattled a defender holding cards must play one.
+            return list(defenses[1:] if state.rules.defender_min and hand else defenses)
         if phase == REVEAL:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
@@ -432,6 +424,7 @@ def _end_turn(state: RattlesnakeState) -> None:
 # --- buying -------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=_CACHE)  # a function of the five slots: cached, like the other tuples of cards
 def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
     """The action cards on offer, each name once ("It cannot be bought": events never are)."""
     return tuple(sorted({card for card in saloon if card in ABILITY}, key=RANK.__getitem__))
@@ -820,36 +813,59 @@ def _resolve(state: RattlesnakeState, pending: Pending) -> None:
 # --- legal actions (the choices of cards worked out once per hand; each action made once and shared) --
 
 
-# Every choice of cards from one hand (copies of a card are alike), each in canonical order: a plain
-# tuple (a named tuple stays tracked by the garbage collector; a tuple of tuples of strings does not).
-Choices = tuple[tuple[tuple[tuple[str, ...], ...], ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
-BY_SIZE = 0  # choices[BY_SIZE][k]: the choices of k cards
-ANY = 1  # all of them, fewest cards first (a defense may be empty)
-SOME = 2  # all but the empty one (an attack)
+class Offers:
+    """What one hand offers: every choice of its cards (copies of a card are alike), each in canonical
+    order, and the tuples of shared actions made of them, each made the first time it is asked for.
+    One per hand met (`_offers`); hands are kept in canonical order, so a hand is its own key."""
+
+    __slots__ = ("by_size", "any", "some", "attacks", "defenses", "purchases")
+
+    def __init__(self, hand: tuple[str, ...]) -> None:
+        chosen: list[tuple[str, ...]] = [()]
+        index = 0
+        while index < len(hand):
+            name = hand[index]
+            count = hand.count(name)  # the hand is in canonical order: copies sit together
+            runs = [(name,) * k for k in range(1, count + 1)]
+            chosen += [picked + run for picked in chosen for run in runs]
+            index += count
+        by_size: list[list[tuple[str, ...]]] = [[] for _ in range(len(hand) + 1)]
+        for cards in chosen:
+            by_size[len(cards)].append(cards)
+        flat = tuple(cards for group in by_size for cards in group)
+        self.by_size = tuple(tuple(group) for group in by_size)  # by_size[k]: the choices of k cards
+        self.any = flat  # all of them, fewest cards first (a defense may be empty)
+        self.some = flat[1:]  # all but the empty one (an attack)
+        self.attacks: tuple[Action, ...] = ()
+        self.defenses: tuple[Action, ...] = ()
+        self.purchases: dict[int, dict[str, tuple[Action, ...]]] = {}  # by cost, then by card
+
+    def make_attacks(self) -> tuple[Action, ...]:
+        table = _ATTACKS
+        self.attacks = tuple([table.get(cards) or _attack_of(cards) for cards in self.some])
+        return self.attacks
+
+    def make_defenses(self) -> tuple[Action, ...]:
+        table = _DEFENSES
+        self.defenses = tuple([table.get(cards) or _defense(cards) for cards in self.any])
+        return self.defenses
+
+    def purchases_of(self, card: str, cost: int) -> tuple[Action, ...]:
+        table = _PURCHASES[card]
+        actions = tuple([table.get(discard) or _purchase(discard, card) for discard in self.by_size[cost]])
+        self.purchases[cost][card] = actions
+        return actions
 
 
 @lru_cache(maxsize=_CACHE)
-def _choices(hand: tuple[str, ...]) -> Choices:
-    chosen: list[tuple[str, ...]] = [()]
-    index = 0
-    while index < len(hand):
-        name = hand[index]
-        count = hand.count(name)  # the hand is in canonical order: copies sit together
-        runs = [(name,) * k for k in range(1, count + 1)]
-        chosen += [picked + run for picked in chosen for run in runs]
-        index += count
-    by_size: list[list[tuple[str, ...]]] = [[] for _ in range(len(hand) + 1)]
-    for cards in chosen:
-        by_size[len(cards)].append(cards)
-    flat = tuple(cards for group in by_size for cards in group)
-    return (tuple(tuple(group) for group in by_size), flat, flat[1:])
+def _offers(hand: tuple[str, ...]) -> Offers:
+    return Offers(hand)
 
 
-# Each action is made the first time it is offered and shared by every list that offers it after;
-# `legal_actions` hands out new lists of the shared actions, which nobody changes. These tables are
-# bounded by the game itself (choices of at most a hand of cards among 14 names). A tuple of the
-# actions per hand was tried and dropped: those tuples, holding dicts, stay tracked by the garbage
-# collector, whose walks over them cost more than the lists they saved.
+# Each action is made the first time it is offered and shared by every hand that offers it after,
+# and each hand keeps the tuples of the actions it offers (`Offers`); `legal_actions` hands out new
+# lists copied from them, which nobody changes. The tables are bounded by the game itself (choices
+# of at most a hand of cards among 14 names), the hands by `_CACHE`.
 _ATTACKS: dict[tuple[str, ...], Action] = {}
 _DEFENSES: dict[tuple[str, ...], Action] = {}
 _PURCHASES: dict[str, dict[tuple[str, ...], Action]] = {card: {} for card in ABILITY}
