@@ -275,7 +275,7 @@ class Rattlesnake(Game[RattlesnakeState]):
             state.phase, state.shuffling = SALOON_PILE, 0
         elif phase == SALOON_PILE:
             pile = state.piles[state.shuffling]
-            state.piles = _replace(state.piles, state.shuffling, tuple(pile[i] for i in perm))
+            state.piles = _replace(state.piles, state.shuffling, tuple(map(pile.__getitem__, perm)))
             if state.shuffling + 1 < len(state.piles):
                 state.shuffling += 1
                 return
@@ -289,7 +289,7 @@ class Rattlesnake(Game[RattlesnakeState]):
         elif phase == PLAYER_DECK:
             # "Take, shuffle, and place one deck of player action cards ... face down in front of you".
             deck = state.decks[state.shuffling]
-            state.decks = _pair(state.decks, state.shuffling, tuple(deck[i] for i in perm))
+            state.decks = _pair(state.decks, state.shuffling, tuple(map(deck.__getitem__, perm)))
             if state.shuffling == 0:
                 state.shuffling = 1
                 return
@@ -303,7 +303,7 @@ class Rattlesnake(Game[RattlesnakeState]):
             # create a new deck."
             seat = state.shuffling
             discard = state.discards[seat]
-            state.decks = _pair(state.decks, seat, tuple(discard[i] for i in perm))
+            state.decks = _pair(state.decks, seat, tuple(map(discard.__getitem__, perm)))
             state.discards = _pair(state.discards, seat, ())
             _draw_up(state)
 
@@ -909,12 +909,14 @@ def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
             for pick in sorted(set(state.discards[seat]), key=RANK.__getitem__):
                 actions.append({"type": "use", "card": card, "pick": pick})
         elif ability in COMBAT_ABILITIES and state.phase == REVEAL:
-            actions += _combat_actions(state, seat, card, ability)
+            yours, theirs = _sides(state, seat)
+            actions += _combat_actions(card, ability, yours, theirs)
     return actions
 
 
-def _combat_actions(state: RattlesnakeState, seat: int, card: str, ability: str) -> list[Action]:
-    yours, theirs = _sides(state, seat)
+@lru_cache(maxsize=_CACHE)  # a function of the card and both sides' numbers: the same few recur
+def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> tuple[Action, ...]:
+    """Every use of a card that changes revealed numbers (shared actions: nobody changes them)."""
     actions: list[Action] = []
     if ability == "set_value":
         for index, current in enumerate(yours):
@@ -943,7 +945,7 @@ def _combat_actions(state: RattlesnakeState, seat: int, card: str, ability: str)
             for other, value in enumerate(theirs):
                 if mine is not None and value is not None and mine != value:
                     actions.append({"type": "use", "card": card, "index": index, "other": other})
-    return actions
+    return tuple(actions)
 
 
 # --- the view -------------------------------------------------------------------------------------------
