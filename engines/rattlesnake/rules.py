@@ -88,6 +88,7 @@ END_TURN: Action = {"type": "end_turn"}
 PASS: Action = {"type": "pass"}
 
 
+@lru_cache(maxsize=256)  # a function of the events in the saloon, of which there are few sets
 def rules_with(events: tuple[str, ...]) -> Rules:
     """The rules as the events in the saloon leave them ("its text immediately comes into effect")."""
     hand_size, buy_cost, hits_per_win = CATALOGUE.hand_size, CATALOGUE.buy_cost, CATALOGUE.hits_per_win
@@ -891,17 +892,18 @@ def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple({"type": "use", "card": card} for card in sorted(TAKE_COVER & set(hand)))
 
 
+@lru_cache(maxsize=_CACHE)
+def _saloon_cards(hand: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The saloon cards of a hand, each name once in canonical order, with its ability."""
+    return tuple((card, ABILITY[card]) for card in dict.fromkeys(hand) if card in ABILITY)
+
+
 def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     actions: list[Action] = []
     if not hand or hand[-1] not in ABILITY:  # saloon cards come last in a hand
         return actions
-    done: set[str] = set()
-    for card in hand:
-        ability = ABILITY.get(card)
-        if ability is None or card in done:
-            continue
-        done.add(card)
+    for card, ability in _saloon_cards(hand):
         if ability == "patch_up":
             if HIT in state.discards[seat]:
                 actions.append({"type": "use", "card": card})
