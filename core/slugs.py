@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Callable
+from collections.abc import Callable
 
 from django.utils.text import slugify
 
