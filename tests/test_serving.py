@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import connection
 
 from snakepit.processes import database_url, stop, web_command, web_process, web_ready
+from tests.support import require_postgresql
 
 # A list that reads the database (a count and a page), so every answer takes a connection.
 ORDINARY = "/api/matches/?limit=1"
@@ -110,8 +111,7 @@ def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
 
 
 def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_has_threads(serve):
-    if connection.vendor != "postgresql":
-        pytest.skip("counts PostgreSQL connections in pg_stat_activity (runs under CI=true)")
+    require_postgresql("counts PostgreSQL connections in pg_stat_activity (runs under CI=true)")
     name = f"snakepit-test-web-{os.getpid()}"
     threads, clients, each = 4, 40, 50
     port = serve(threads=threads, env={"SNAKEPIT_DB_APPLICATION_NAME": name})

@@ -22,6 +22,7 @@ from matches.signals import match_finished
 from matches.store import match_advance
 from ratings import selectors, services, skill, tasks
 from ratings.models import LadderMatch, RatedMatch, RatingChange
+from tests.support import require_postgresql
 from tests.workers import wait_until
 
 
@@ -145,8 +146,7 @@ def test_two_runs_racing_rate_each_match_once(queued, monkeypatch):
 @pytest.mark.django_db(transaction=True)
 def test_a_match_finishing_while_a_batch_runs_is_rated_by_that_run(queued, monkeypatch):
     """Its receiver sees earlier matches unrated and queues nothing: the run under way must find it."""
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite serialises writers: no match can finish while a batch holds the database")
+    require_postgresql("SQLite serialises writers: no match can finish while a batch holds the database")
     ladder = bot_ladder(entries=6)
     created = start_round(ladder)
     finish(created[:2])
