@@ -54,6 +54,8 @@ SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3
 SECURE_HSTS_INCLUDE_SUBDOMAINS = BEHIND_TLS
 SECURE_HSTS_PRELOAD = BEHIND_TLS and env_flag("DJANGO_HSTS_PRELOAD", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS else None
+# Probes (Kubernetes, Compose, a balancer) ask over plain HTTP inside the cluster: not redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = True
 CSRF_FAILURE_VIEW = "snakepit.errors.csrf_failure"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -120,6 +122,8 @@ TEMPLATES = [
 _default_database_url = "postgres://postgres@127.0.0.1:5432/postgres" if IN_CI else ""
 DATABASE_URL = os.environ.get("DATABASE_URL", _default_database_url) or f"sqlite:///{VAR_DIR / 'snakepit.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+SNAKEPIT_DB_POOL_SIZE = int(os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0"))  # PostgreSQL only, below
+SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
@@ -138,6 +142,27 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(
         "SNAKEPIT_DB_APPLICATION_NAME", "snakepit"
     )
+    # Optional: psycopg's pool, one per process, of at most this many connections (deploy/README.md,
+    # "Database connections"). Unset, each thread keeps its own connection for CONN_MAX_AGE, which the
+    # web server's fixed thread pool bounds just as well; the pool also caps a worker and lets idle
+    # connections go after SNAKEPIT_DB_POOL_MAX_IDLE seconds. Django's pool needs CONN_MAX_AGE 0.
+    if SNAKEPIT_DB_POOL_SIZE > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, SNAKEPIT_DB_POOL_SIZE),
+            "max_size": SNAKEPIT_DB_POOL_SIZE,
+            # A request waits this long for a free connection, then fails rather than queue forever.
+            "timeout": float(os.environ.get("SNAKEPIT_DB_POOL_TIMEOUT", "10")),
+            "max_idle": float(os.environ.get("SNAKEPIT_DB_POOL_MAX_IDLE", "60")),
+        }
+    # Behind PgBouncer in transaction mode a session lasts one transaction, so nothing may outlive
+    # one: Django's iterator() would otherwise declare WITH HOLD cursors (replay_matches, verify_matches
+    # and rebuild_* use it), and psycopg's prepared statements stay off (Django's default, kept
+    # explicit here). Nothing else relies on the session: no advisory locks, SET only as SET LOCAL,
+    # COPY inside the appending transaction, and PgBouncer replays TimeZone and application_name.
+    if SNAKEPIT_DB_PGBOUNCER:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
 # The web server answers on a fixed pool of this many threads (snakepit/processes.py, deploy/Procfile),
 # and each thread keeps at most one connection for CONN_MAX_AGE seconds: this is the most database
 # connections one web process holds, however many clients there are (deploy/README.md).

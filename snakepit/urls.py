@@ -1,12 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from snakepit import health
 from snakepit.views import home
 
 urlpatterns = [
     path("", home, name="home"),
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
 ]
 
 handler400 = "snakepit.errors.bad_request"

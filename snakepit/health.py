@@ -1,0 +1,82 @@
+"""Health endpoints for load balancers, Compose and Kubernetes probes (deploy/README.md, "Health").
+
+`/healthz` says the process answers: it touches nothing else, so a database outage does not get every
+web process restarted (liveness). `/readyz` says this process can serve now: the database answers a
+query and the broker accepts a connection (readiness; a balancer sends no traffic until it is 200).
+Neither needs signing in, and neither says more than which check failed: the reason goes to the log."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger(__name__)
+
+# Seconds a readiness check waits for the broker: well under a probe's own timeout.
+BROKER_TIMEOUT_SECONDS = 2.0
+
+
+def database_check() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+def broker_check() -> None:
+    url = settings.CELERY_BROKER_URL
+    if url.startswith("filesystem://"):
+        folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
+        if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+            raise OSError(f"the broker folder {folder} is missing or not writable")
+        return
+    if url.startswith(("redis://", "rediss://")):
+        import redis
+
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=BROKER_TIMEOUT_SECONDS, socket_timeout=BROKER_TIMEOUT_SECONDS
+        )
+        try:
+            client.ping()
+        finally:
+            client.close()
+        return
+    from snakepit.celery import app
+
+    with app.connection_for_write() as broker:
+        broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+
+
+CHECKS = {"database": database_check, "broker": broker_check}
+
+
+@never_cache
+@require_safe
+def healthz(request):
+    return JsonResponse({"status": "alive"})
+
+
+@never_cache
+@require_safe
+def readyz(request):
+    results = {}
+    for name, check in CHECKS.items():
+        try:
+            check()
+        except Exception:  # any failure means not ready; the log keeps the reason
+            logger.warning("readiness check %s failed", name, exc_info=True)
+            results[name] = "unavailable"
+        else:
+            results[name] = "ok"
+    failed = [name for name, result in results.items() if result != "ok"]
+    if failed:
+        return JsonResponse(
+            {"code": "health/not_ready", "detail": f"unavailable: {', '.join(failed)}", "checks": results},
+            status=503,
+        )
+    return JsonResponse({"status": "ready", "checks": results})
