@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest, draw
@@ -30,12 +31,12 @@ class _Draws:
     padded-key prefixes do not depend on the message, so their hash states are computed here once and
     copied per draw (a one-shot `hmac.digest` redoes them for every event). Dice and choices whose
     words pass the rejection test, that is every draw but about one in 2**61, are read straight from
-    the first block; anything else (shuffles, more than four dice, a rejected word) is left to `draw`
-    itself, so the outcome is always exactly `draw(seed, seq, request)`: `tests/engines/test_playout.py`
-    compares them.
+    the first block, and a shuffle of up to `_SHUFFLE_MAX` cards from as many blocks as its swaps need;
+    anything else (more than four dice, a rejected word) is left to `draw` itself, so the outcome is
+    always exactly `draw(seed, seq, request)`: `tests/engines/test_playout.py` compares them.
     """
 
-    __slots__ = ("seed", "inner", "outer")
+    __slots__ = ("inner", "outer", "seed")
 
     def __init__(self, seed: bytes) -> None:
         key = seed if len(seed) <= _BLOCK else hashlib.sha256(seed).digest()
@@ -62,6 +63,25 @@ class _Draws:
                     return {name: [word % modulus + 1] if offset else word % modulus}
             elif max(drawn) < limit:
                 return {name: [word % modulus + 1 for word in drawn]}
+        elif name == "permutation":
+            # Fisher-Yates from the top, one word per swap (`modulus` is the size, `limit` the
+            # rejection limits of the swaps in order, `offset` the blocks they take).
+            digests = b""
+            for block in range(offset):
+                inner = self.inner.copy()
+                inner.update(b"snakepit/v1/%d/%d" % (seq, block))
+                outer = self.outer.copy()
+                outer.update(inner.digest())
+                digests += outer.digest()
+            perm = list(range(modulus))
+            top = modulus - 1
+            for word, below in zip(_FOUR_WORDS.unpack(digests) if offset == 1 else _words_of(digests), limit):
+                if word >= below:
+                    return draw(self.seed, seq, request)
+                other = word % (top + 1)
+                perm[top], perm[other] = perm[other], perm[top]
+                top -= 1
+            return {name: perm}
         return draw(self.seed, seq, request)
 
 
@@ -77,6 +97,9 @@ def _plan(request: ChanceRequest) -> tuple[Any, ...]:
         plan = (request, "dice", words, request.sides, _WORD - _WORD % request.sides, 1)
     elif request.kind == "choice" and request.size >= 1:
         plan = (request, "index", _ONE_WORD, request.size, _WORD - _WORD % request.size, 0)
+    elif request.kind == "shuffle" and 1 <= request.size <= _SHUFFLE_MAX:
+        limits = tuple(_WORD - _WORD % (top + 1) for top in range(request.size - 1, 0, -1))
+        plan = (request, "permutation", None, request.size, limits, -(-len(limits) // 4))
     else:
         plan = (request, None, None, 0, 0, 0)
     if len(_PLANS) >= 1024:
@@ -86,6 +109,12 @@ def _plan(request: ChanceRequest) -> tuple[Any, ...]:
 
 
 _ONE_WORD = struct.Struct(">Q").unpack_from
+_FOUR_WORDS = struct.Struct(">4Q")
+_SHUFFLE_MAX = 129  # a shuffle of up to 128 swaps (32 blocks) is drawn here; a longer one by `draw`
+
+
+def _words_of(digests: bytes) -> tuple[int, ...]:
+    return struct.unpack(f">{len(digests) // 8}Q", digests)
 
 
 def _event(kind: str, seat: int | None, payload: Any, new: Any = object.__new__) -> Event:

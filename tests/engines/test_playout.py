@@ -45,6 +45,39 @@ def test_a_rejected_word_is_left_to_the_published_draw() -> None:
         assert draws(seq, dice) == draw(b"seed", seq, dice)
 
 
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 9, 17, 33, 129, 130, 300])
+def test_shuffles_of_every_length_equal_the_published_draw(size: int) -> None:
+    """Shuffles take (size - 1) / 4 blocks; past `_SHUFFLE_MAX` they are left to `draw`."""
+    request = ChanceRequest.shuffle("deck", size=size)
+    for seed in SEEDS[:3]:
+        draws = _Draws(seed)
+        for seq in range(1, 40):
+            assert draws(seq, request) == draw(seed, seq, request)
+
+
+def test_a_rejected_shuffle_word_is_left_to_the_published_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Words of a shuffle are never rejected in practice (the limits are within n of 2**64), so the
+    plan is given limits of 2**63: most shuffles then meet a word at or over it and must step aside
+    to `draw`; the others are drawn here, and both must be the published outcome."""
+    from engines import playout as harness
+
+    request = ChanceRequest.shuffle("deck", size=6)
+    plan = list(harness._plan(request))
+    plan[4] = (2**63,) * 5
+    monkeypatch.setitem(harness._PLANS, id(request), tuple(plan))
+    stepped_aside = []
+
+    def published(seed: bytes, seq: int, request_: ChanceRequest) -> dict:
+        stepped_aside.append(seq)
+        return draw(seed, seq, request_)
+
+    monkeypatch.setattr(harness, "draw", published)
+    draws = _Draws(b"seed")
+    for seq in range(1, 200):
+        assert draws(seq, request) == draw(b"seed", seq, request)
+    assert 0 < len(stepped_aside) < 199
+
+
 def test_playout_events_equal_the_protocol_events() -> None:
     from engines.playout import _event
     from engines.protocol import Event
