@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("", include("snakepit.pages.urls")),
 ]
 
 handler400 = "snakepit.errors.bad_request"

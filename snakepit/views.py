@@ -15,6 +15,7 @@ def home(request):
         request,
         "home.html",
         {
+            "section": "home",
             "games": games,
             "matches": match_list()[:10],
             "ladders": [_ladder_row(ladder) for ladder in Ladder.objects.filter(is_active=True)[:10]],
@@ -28,4 +29,10 @@ def home(request):
 def _ladder_row(ladder: Ladder) -> dict:
     rows = leaderboard(ladder=ladder)
     leader = next((row for row in rows if row["games"]), None)
-    return {"slug": ladder.slug, "name": ladder.name, "game": ladder.game, "leader": leader, "entries": len(rows)}
+    return {
+        "slug": ladder.slug,
+        "name": ladder.name,
+        "game": ladder.game,
+        "leader": leader,
+        "entries": len(rows),
+    }

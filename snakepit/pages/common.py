@@ -1,0 +1,41 @@
+"""What every page view shares: the fragment convention of live.js and bounded paging."""
+
+from __future__ import annotations
+
+from django.core.paginator import Page, Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+
+PAGE_SIZE = 25
+MAX_PAGE_NUMBER = 10_000
+
+
+def wants_fragment(request: HttpRequest) -> bool:
+    """live.js marks its requests with `X-Live: 1`; `?fragment=1` does the same for a link or a test."""
+    return request.headers.get("X-Live") == "1" or request.GET.get("fragment") == "1"
+
+
+def render_page(
+    request: HttpRequest,
+    *,
+    page: str,
+    fragment: str | None = None,
+    context: dict,
+    status: int = 200,
+) -> HttpResponse:
+    """The whole page, or only its live fragment when live.js asks for it."""
+    template = fragment if fragment is not None and wants_fragment(request) else page
+    response = render(request, template, context, status=status)
+    if fragment is not None:
+        patch_vary_headers(response, ["X-Live"])
+    return response
+
+
+def paginate(request: HttpRequest, items, *, per_page: int = PAGE_SIZE) -> Page:
+    """One page of `items`; a missing, malformed or out-of-range `?page=` gives the nearest real page."""
+    try:
+        number = min(max(int(request.GET.get("page", "1")), 1), MAX_PAGE_NUMBER)
+    except ValueError:
+        number = 1
+    return Paginator(items, per_page).get_page(number)

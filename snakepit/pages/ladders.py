@@ -1,0 +1,88 @@
+"""Ladder pages: the list, a ladder's leaderboard and recent matches, a competitor's rating history."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+
+from core.errors import NotFound
+from ratings.models import Ladder
+from ratings.selectors import entry_history, ladder_matches, leaderboard
+from ratings.services import ladder_get
+from snakepit.pages.charts import RatingPoint, legend, rating_chart
+from snakepit.pages.common import render_page
+
+RECENT_MATCHES = 20
+HISTORY_ROWS = 50  # rated matches listed under the chart, newest first (the chart has them all)
+
+
+def ladder_list(request: HttpRequest) -> HttpResponse:
+    ladders = [_ladder_card(ladder) for ladder in Ladder.objects.order_by("-is_active", "game", "name")[:200]]
+    return render_page(
+        request, page="pages/ladder_list.html", context={"section": "ladders", "ladders": ladders}
+    )
+
+
+def _ladder_card(ladder: Ladder) -> dict:
+    rows = leaderboard(ladder=ladder)
+    leader = next((row for row in rows if row["games"]), None)
+    return {"ladder": ladder, "leader": leader, "entries": len(rows)}
+
+
+def _ladder_or_404(slug: str) -> Ladder:
+    try:
+        return ladder_get(slug=slug)
+    except NotFound:
+        raise Http404(f"no ladder {slug}") from None
+
+
+def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    ladder = _ladder_or_404(slug)
+    recent = (
+        ladder_matches(ladder=ladder)
+        .select_related("match")
+        .order_by("-match__created_at", "-pk")[:RECENT_MATCHES]
+    )
+    context = {
+        "section": "ladders",
+        "ladder": ladder,
+        "rows": leaderboard(ladder=ladder),
+        "recent": [(row.match, [seat.label for seat in row.match.seats.order_by("index")]) for row in recent],
+    }
+    return render_page(
+        request, page="pages/ladder_detail.html", fragment="pages/_ladder_body.html", context=context
+    )
+
+
+def ladder_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """A competitor's rating history on this ladder, as a chart and a table of its rated matches."""
+    ladder = _ladder_or_404(slug)
+    entry = ladder.entries.select_related("user").filter(pk=entry_id).first()
+    if entry is None:
+        raise Http404(f"no entry {entry_id} on ladder {slug}")
+    changes = list(entry_history(entry=entry).select_related("rated_match"))
+    start = (
+        RatingPoint(
+            game=0, mu=changes[0].mu_before, sigma=changes[0].sigma_before, ordinal=changes[0].ordinal_before
+        )
+        if changes
+        else None
+    )
+    points = ([start] if start else []) + [
+        RatingPoint(
+            game=k,
+            mu=c.mu_after,
+            sigma=c.sigma_after,
+            ordinal=c.ordinal_after,
+            match_id=c.rated_match.match_id,
+        )
+        for k, c in enumerate(changes, start=1)
+    ]
+    context = {
+        "section": "ladders",
+        "ladder": ladder,
+        "entry": entry,
+        "chart": rating_chart(points, title=f"Rating history of {entry.label} on {ladder.name}"),
+        "legend": legend(),
+        "changes": list(reversed(list(enumerate(changes, start=1))))[:HISTORY_ROWS],
+    }
+    return render_page(request, page="pages/ladder_entry.html", context=context)

@@ -1,0 +1,141 @@
+"""Tournament pages: the list, a tournament's bracket, standings and pairings, and its embeddable bracket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.clickjacking import xframe_options_exempt
+
+from core.errors import NotFound
+from snakepit.pages.common import paginate, render_page
+from tournaments.formats import lifecycle
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_get, tournament_head
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.exclude(status=Tournament.Status.DRAFT).order_by("-created_at", "-id")
+    return render_page(
+        request,
+        page="pages/tournament_list.html",
+        context={"section": "tournaments", "page_obj": paginate(request, tournaments)},
+    )
+
+
+def _tournament_or_404(slug: str) -> Tournament:
+    try:
+        tournament = tournament_get(slug=slug)
+    except NotFound:
+        raise Http404(f"no tournament {slug}") from None
+    if tournament.status == Tournament.Status.DRAFT:
+        raise Http404(f"no tournament {slug}")  # a draft is its organiser's business until it opens
+    return tournament
+
+
+def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """The stored standings, as `/api/tournaments/<slug>/standings/` gives them, with each row's
+    explanation flattened into (tiebreak, lines) pairs for the page."""
+    names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+    rows = []
+    for stored in tournament.standings.order_by("rank", "player"):
+        row = {**stored.row, "rank": stored.rank, "player": stored.player}
+        row["name"] = names.get(stored.player, stored.player)
+        row["explain_lines"] = [
+            (label, lines if isinstance(lines, list) else [lines])
+            for label, lines in (row.get("explain") or {}).items()
+        ]
+        rows.append(row)
+    return rows
+
+
+def tiebreak_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """Every tiebreak any row carries, in the order the first row lists them; each row gets its
+    `tiebreak_cells` in that order (a blank where it has none)."""
+    columns: list[str] = []
+    for row in rows:
+        for name in row.get("tiebreaks") or {}:
+            if name not in columns:
+                columns.append(name)
+    for row in rows:
+        values = row.get("tiebreaks") or {}
+        row["tiebreak_cells"] = [(name, number_text(values.get(name))) for name in columns]
+    return columns
+
+
+def number_text(value: Any) -> str:
+    """A tiebreak or score as the page shows it: up to two decimals, no trailing zeros."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return "0" if text in {"-0", ""} else text
+    return str(value)
+
+
+def result_text(result: Any, players: list[str]) -> str:
+    """A table's result in words: its ranks per player where it has them."""
+    if not result:
+        return ""
+    ranks = result.get("ranks") if isinstance(result, dict) else None
+    if isinstance(ranks, list) and len(ranks) == len(players):
+        return ", ".join(f"{player} #{rank}" for player, rank in zip(players, ranks))
+    return (
+        number_text(result)
+        if not isinstance(result, dict)
+        else ", ".join(f"{k}: {v}" for k, v in result.items())
+    )
+
+
+def rounds_of_tables(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each round's tables (its pairings) with their Snakepit matches, in pairing order."""
+    matches: dict[str, list[int]] = {}
+    for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list(
+        "match_key", "match_id"
+    ):
+        matches.setdefault(key, []).append(match_id)
+    names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+    rounds: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for table in tournament.tables.order_by("round", "pk"):
+        labels = [names.get(player, player) for player in table.players]
+        rounds.setdefault((table.round, table.stage), []).append(
+            {
+                "match_key": table.match_key,
+                "players": labels,
+                "result_text": result_text(table.result, labels),
+                "status": table.status,
+                "result": table.result,
+                "matches": matches.get(table.match_key, []),
+            }
+        )
+    return [{"round": number, "stage": stage, "tables": tables} for (number, stage), tables in rounds.items()]
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_or_404(slug)
+    head = tournament_head(tournament)
+    rows = standings_rows(tournament)
+    context = {
+        "section": "tournaments",
+        "tournament": tournament,
+        "summary": lifecycle.summary(head.state),
+        "standings": rows,
+        "tiebreaks": tiebreak_columns(rows),
+        "rounds": rounds_of_tables(tournament),
+    }
+    return render_page(request, page="pages/tournament_detail.html", context=context)
+
+
+@xframe_options_exempt
+def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
+    """The read-only bracket alone, for another site's iframe: the one view exempt from X-Frame-Options."""
+    tournament = _tournament_or_404(slug)
+    rows = standings_rows(tournament)
+    return render_page(
+        request,
+        page="pages/tournament_embed.html",
+        fragment="pages/_embed_body.html",
+        context={"tournament": tournament, "standings": rows, "tiebreaks": tiebreak_columns(rows)},
+    )

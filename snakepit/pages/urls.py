@@ -1,0 +1,23 @@
+"""URLs of the server-rendered pages, included at the site root under the `pages` namespace.
+
+Names the frame (base.html) looks up, defined by the play/accounts/ops modules when they exist:
+`pages:sign-in`, `pages:sign-up`, `pages:sign-out` (POST), `pages:api-token`."""
+
+from django.urls import path
+
+from snakepit.pages import decks, ladders, matches, tournaments
+
+app_name = "pages"
+
+urlpatterns = [
+    path("tournaments/", tournaments.tournament_list, name="tournament-list"),
+    path("tournaments/<slug:slug>/", tournaments.tournament_detail, name="tournament-detail"),
+    path("tournaments/<slug:slug>/embed/", tournaments.tournament_embed, name="tournament-embed"),
+    path("ladders/", ladders.ladder_list, name="ladder-list"),
+    path("ladders/<slug:slug>/", ladders.ladder_detail, name="ladder-detail"),
+    path("ladders/<slug:slug>/entries/<int:entry_id>/", ladders.ladder_entry, name="ladder-entry"),
+    path("matches/", matches.match_list_page, name="match-list"),
+    path("matches/<int:match_id>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:match_id>/verify/", matches.match_verify_page, name="match-verify"),
+    path("decks/", decks.deck_check_page, name="deck-check"),
+]

@@ -1,0 +1,111 @@
+/* Snakepit's in-place updates: a few attributes, no build step, no library.
+
+   <div data-live-src="/matches/7/fragment/" data-live-interval="2000">...</div>
+     polls the URL and swaps the element's content when it changed; a fragment that holds an
+     element with [data-live-done] (a finished match, say) stops the polling, one with
+     [data-live-pause] (a replay stepped back into the past) skips polls until it is gone.
+   <a data-live-target="#replay" href="?step=4">  (or a <form data-live-target="#box">)
+     fetches the link (or submits the form) and swaps the target's content in place; the browser's
+     address follows, so a reload or a shared link shows the same thing.
+
+   Every request carries `X-Live: 1`: the server answers such a request with the fragment alone.
+   Without JavaScript, the links and forms work as plain links and forms and a reload refreshes. */
+(function () {
+  "use strict";
+
+  var HEADERS = { "X-Live": "1", "X-Requested-With": "XMLHttpRequest" };
+
+  function swap(target, html) {
+    if (target.innerHTML === html) return false;
+    var focusedId = document.activeElement && document.activeElement.id;
+    target.innerHTML = html;
+    if (focusedId) {
+      var again = document.getElementById(focusedId);
+      if (again && target.contains(again)) again.focus();
+    }
+    target.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+    return true;
+  }
+
+  function fetchFragment(url, options) {
+    var init = Object.assign({ credentials: "same-origin", cache: "no-store", headers: HEADERS }, options || {});
+    return fetch(url, init).then(function (response) {
+      return response.text().then(function (text) { return { ok: response.ok, status: response.status, text: text }; });
+    });
+  }
+
+  function poll(element) {
+    var interval = Math.max(500, parseInt(element.getAttribute("data-live-interval") || "2000", 10));
+    var busy = false;
+    function tick() {
+      if (element.querySelector("[data-live-done]") || !document.body.contains(element)) return;
+      if (busy || document.hidden || element.querySelector("[data-live-pause]")) return schedule();
+      busy = true;
+      fetchFragment(element.getAttribute("data-live-src"))
+        .then(function (result) { if (result.ok) swap(element, result.text); })
+        .catch(function () { /* a dropped poll is retried on the next tick */ })
+        .then(function () { busy = false; schedule(); });
+    }
+    function schedule() { window.setTimeout(tick, interval); }
+    schedule();
+  }
+
+  function targetOf(element) {
+    var selector = element.getAttribute("data-live-target");
+    return selector ? document.querySelector(selector) : null;
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-live-target]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    var target = targetOf(link);
+    if (!target) return;
+    event.preventDefault();
+    target.setAttribute("aria-busy", "true");
+    fetchFragment(link.href).then(function (result) {
+      target.removeAttribute("aria-busy");
+      if (!result.ok) { window.location.href = link.href; return; }
+      swap(target, result.text);
+      window.history.replaceState(null, "", link.href);
+      var focus = target.querySelector("[data-live-focus]");
+      if (focus) focus.focus();
+    }).catch(function () { window.location.href = link.href; });
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-live-target]")) return;
+    var target = targetOf(form);
+    if (!target) return;
+    event.preventDefault();
+    var method = (form.getAttribute("method") || "get").toUpperCase();
+    var data = new FormData(form);
+    if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
+    var url = form.action;
+    var options = { method: method };
+    if (method === "GET") {
+      url = url.split("?")[0] + "?" + new URLSearchParams(data).toString();
+    } else {
+      options.body = data;
+    }
+    target.setAttribute("aria-busy", "true");
+    fetchFragment(url, options).then(function (result) {
+      target.removeAttribute("aria-busy");
+      // A 4xx answer is a fragment too (a form with its errors inline): show it.
+      swap(target, result.text);
+      if (method === "GET") window.history.replaceState(null, "", url);
+      var focus = target.querySelector("[data-live-focus]");
+      if (focus) focus.focus();
+    }).catch(function () { form.submit(); });
+  });
+
+  function start(root) {
+    root.querySelectorAll("[data-live-src]").forEach(poll);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { start(document); });
+  } else {
+    start(document);
+  }
+  window.SnakepitLive = { start: start, swap: swap };
+})();
