@@ -50,7 +50,8 @@ class MatchResult:
     """One reported two-player match (possibly best-of-N games).
 
     `seat1 is None` records a pairing-allocated bye for `seat0` (its outcome is ignored: the scoring
-    config says what a bye is worth). `games` = (seat0 game wins, seat1 game wins, drawn games), used
+    config says what a bye is worth), or, with `forfeit=True`, a round `seat0` missed (a late entry),
+    scored by its outcome (a draw: a half-point bye). `games` = (seat0 game wins, seat1 game wins, drawn games), used
     by game-win percentage; (0, 0, 0) means "not recorded". `forfeit=True` means the match was decided
     without play: it scores like the outcome, but FIDE tie-breaks treat it as an unplayed round.
     """
@@ -99,6 +100,8 @@ class Scoring:
     def points(self, result: MatchResult, player: PlayerId) -> float:
         """Points `player` earned in `result` (which must involve them)."""
         if result.seat1 is None:
+            if result.forfeit:  # an absence (a missed round), not the pairing-allocated bye
+                return {Outcome.WIN: self.win, Outcome.DRAW: self.draw, Outcome.LOSS: self.loss}[result.outcome]
             return self.bye_points
         outcome = result.outcome if player == result.seat0 else _flip(result.outcome)
         if result.forfeit:

@@ -156,15 +156,13 @@ def _dropped(state, event):
         raise _err("player/not_registered", f"{p!r} is not in the tournament")
     if p in state.dropped_set:
         raise _err("player/already_dropped", f"{p!r} has already dropped")
-    if _elimination_stage(state):
-        for t in pending(state):
-            if p in t.players:
-                raise _err("player/at_open_table", f"{p!r} is at the undecided table {t.match_key}: in elimination a player drops between rounds")
-    return dataclasses.replace(state, dropped=state.dropped + ((p, len(state.rounds)),))
-
-
-def _elimination_stage(state) -> bool:
-    return state.spec.format in ELIMINATION or (state.spec.format == "groups_playoffs" and state.playoff_seeds is not None)
+    state = dataclasses.replace(state, dropped=state.dropped + ((p, len(state.rounds)),))
+    # A duel the player still sits at is a forfeit at once: nobody waits for a player who left.
+    dropped = state.dropped_set
+    for t in pending(state):
+        if p in t.players and len(t.players) == 2:
+            state = _put(state, state.table_index()[t.match_key], _forfeit(state, t, dropped))
+    return state
 
 
 def _started(state, event):
@@ -332,30 +330,54 @@ def _game_recorded(state, event):
 
 
 def _result_reported(state, event):
+    """A participant's report. The first one waits for another participant (or the organiser) to
+    confirm it; a report by another participant that agrees confirms it, one that disagrees opens a
+    dispute that only the organiser's correction settles."""
     _running(state)
     i, t = _find(state, event)
     _require_open(t)
     by = _require_player(t, _field(event, "by"))
+    _require_not_disputed(t)
     ranks = _check_ranks(state, t, _ranks(_field(event, "ranks"), len(t.players)))
     games = _check_games(state, t, _games(event.get("games"), len(t.players)), ranks)
-    reports = tuple(r for r in t.reports if r.by != by) + (Report(by, ranks, games),)
+    others = tuple(r for r in t.reports if r.by != by)
+    report = Report(by, ranks, games)
     entry = Entry("result_reported", by=by, ranks=ranks, games=games)
-    return _put(state, i, dataclasses.replace(t, reports=reports, status="reported", history=t.history + (entry,)))
+    if not others:
+        return _put(state, i, dataclasses.replace(t, reports=(report,), status="reported", history=t.history + (entry,)))
+    if all(r.ranks == ranks for r in others):
+        confirmed = Entry("result_confirmed", by=by, ranks=ranks, reason="agreeing report")
+        t = dataclasses.replace(
+            t, status="decided", ranks=ranks, result_games=games if games is not None else others[-1].games,
+            decided_by="confirmed", reports=others + (report,), history=t.history + (entry, confirmed),
+        )
+        return _put(state, i, t)
+    opened = Entry("result_disputed", by=by, reason="the reports disagree")
+    t = dataclasses.replace(t, reports=others + (report,), status="disputed", history=t.history + (entry, opened))
+    return _put(state, i, t)
+
+
+def _require_not_disputed(table: Table):
+    if table.status == "disputed":
+        raise _err("result/disputed", f"{table.match_key} is disputed: only the organiser's correction settles it")
 
 
 def _result_confirmed(state, event):
+    """Another participant than the reporter, or the organiser (`by_organiser`), confirms the
+    pending report. A participant with a report of their own on the table cannot confirm: their
+    report either agrees (and decided the table) or disagrees (and opened a dispute)."""
     _running(state)
     i, t = _find(state, event)
     _require_open(t)
-    by = _require_player(t, _field(event, "by"))
+    organiser = event.get("by_organiser") is True
+    by = None if organiser else _require_player(t, _field(event, "by"))
     if not t.reports:
         raise _err("result/nothing_to_confirm", f"{t.match_key} has no reported result")
-    if t.status == "disputed":
-        raise _err("result/disputed", f"{t.match_key} is disputed: a new report or the organiser's correction settles it")
+    _require_not_disputed(t)
     report = t.reports[-1]
-    if report.by == by:
-        raise _err("result/cannot_confirm_own", f"{by!r} reported this result: another player confirms it")
-    entry = Entry("result_confirmed", by=by, ranks=report.ranks)
+    if any(r.by == by for r in t.reports):
+        raise _err("result/cannot_confirm_own", f"{by!r} reported this result: another player or the organiser confirms it")
+    entry = Entry("result_confirmed", by=by, ranks=report.ranks, reason="organiser" if organiser else None)
     t = dataclasses.replace(
         t, status="decided", ranks=report.ranks, result_games=report.games,
         decided_by="confirmed", history=t.history + (entry,),
@@ -370,6 +392,9 @@ def _result_disputed(state, event):
     by = _require_player(t, _field(event, "by"))
     if not t.reports:
         raise _err("result/nothing_to_dispute", f"{t.match_key} has no reported result")
+    _require_not_disputed(t)
+    if all(r.by == by for r in t.reports):
+        raise _err("result/cannot_dispute_own", f"{by!r} reported this result: report again to change it")
     entry = Entry("result_disputed", by=by, reason=str(event.get("reason") or ""))
     return _put(state, i, dataclasses.replace(t, status="disputed", history=t.history + (entry,)))
 
@@ -421,7 +446,62 @@ def _finished(state, event):
     return dataclasses.replace(state, status="finished")
 
 
+def _forbidden_pairs_set(state, event):
+    """The organiser's forbidden pairs, replacing the earlier ones; they bind every round paired after."""
+    if state.spec.format != "swiss":
+        raise _err("pairing/no_forbidden_pairs", f"{state.spec.format} pairs by a fixed schedule or bracket: forbidden pairs do not apply")
+    pairs = _field(event, "pairs")
+    if not isinstance(pairs, (list, tuple)):
+        raise _err("event/bad_payload", "pairs must be a list of [player, player]")
+    known = {e.player for e in state.entrants} | set(state.everyone)
+    out = []
+    for pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[0] == pair[1]:
+            raise _err("pairing/bad_pair", f"a forbidden pair is two different players, got {pair!r}")
+        for p in pair:
+            if p not in known:
+                raise _err("player/not_registered", f"{p!r} is not registered")
+        out.append((pair[0], pair[1]))
+    return dataclasses.replace(state, forbidden=tuple(out))
+
+
+def _round_repaired(state, event):
+    """The organiser re-pairs the latest round before any of its tables has a result or a report:
+    the same players (byes included) at new tables, under the same keys."""
+    if state.status != "running" or not state.rounds:
+        raise _err("round/nothing_to_repair", "no round has been paired")
+    rec = state.rounds[-1]
+    if _field(event, "round") != rec.round:
+        raise _err("round/not_latest", f"only the latest round ({rec.round}) can be re-paired")
+    if state.spec.format not in ("swiss", "pods") or rec.stage != "main":
+        raise _err("round/fixed_by_format", f"{state.spec.format} seats players by its schedule, bracket or standings, not by hand")
+    index = state.table_index()
+    old = [state.tables[index[k]] for k in rec.match_keys]
+    if any(t.history or t.games for t in old):
+        raise _err("round/already_started", f"round {rec.round} has results or reports already")
+    tables_in = _field(event, "tables")
+    byes = tuple(_field(event, "byes", optional=True) or ())
+    if not isinstance(tables_in, (list, tuple)) or len(tables_in) != len(old):
+        raise _err("round/bad_table", f"round {rec.round} has {len(old)} tables")
+    before = sorted([p for t in old for p in t.players] + list(rec.byes))
+    new_players = [tuple(t.get("players") or ()) if isinstance(t, Mapping) else () for t in tables_in]
+    if sorted([p for ps in new_players for p in ps] + list(byes)) != before:
+        raise _err("round/bad_table", "a re-pairing seats exactly the round's players, each once")
+    size = state.spec.seats_per_match
+    if any(len(ps) < 2 or len(ps) > size or (size == 2 and len(ps) != 2) for ps in new_players):
+        raise _err("round/bad_table", f"tables of 2 to {size} players")
+    dropped = state.dropped_set
+    for t, players in zip(old, new_players):
+        table = dataclasses.replace(t, players=players, status="open")
+        if len(players) == 2 and (players[0] in dropped or players[1] in dropped):
+            table = _forfeit(state, table, dropped)
+        state = _put(state, index[t.match_key], table)
+    rounds = state.rounds[:-1] + (dataclasses.replace(rec, byes=byes),)
+    return dataclasses.replace(state, rounds=rounds)
+
+
 _HANDLERS = {
+    "forbidden_pairs_set": _forbidden_pairs_set, "round_repaired": _round_repaired,
     "registered": _registered, "checked_in": _checked_in, "dropped": _dropped, "started": _started,
     "round_paired": _round_paired, "game_recorded": _game_recorded, "result_reported": _result_reported,
     "result_confirmed": _result_confirmed, "result_disputed": _result_disputed, "result_corrected": _result_corrected,

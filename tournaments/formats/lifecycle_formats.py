@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 
 from .common import FormatError, MatchResult, Outcome
 from .elimination import Bracket, Report, bracket_progress, double_elimination, single_elimination
@@ -152,16 +153,50 @@ def _swiss_pairable(players, results, n, scoring, withdrawn, forbidden) -> bool:
     return pairing.failure is None
 
 
+def _swiss_forbidden(state) -> list[tuple]:
+    return [tuple(p) for p in state.spec.config["forbidden_pairs"]] + list(state.forbidden)
+
+
+def swiss_results(state) -> list[MatchResult]:
+    """The Swiss's results, byes included, and each late entrant's missed rounds as the config says:
+    nothing ("zero") or a half-point bye each ("half_point_bye"), recorded as an absence (a bye with
+    `forfeit`), which is not the pairing-allocated bye."""
+    results = duel_results(state)
+    if state.spec.config.get("missed_rounds") == "half_point_bye":
+        paired = len(state.rounds)
+        for p, first in state.late:
+            results += [MatchResult(r, p, None, Outcome.DRAW, forfeit=True) for r in range(1, min(first, paired + 1))]
+    return results
+
+
+def baku_adjustments(state, n: int, scoring) -> dict | None:
+    """Baku acceleration (FIDE C.04.5.1, our reading): the top 2 x ceil(players / 4) of the start
+    list (group A) pair as if they had a win more in the first half of the first half of the rounds
+    and a draw more in the rest of the first half; the virtual points never reach the standings."""
+    if state.spec.config.get("acceleration") != "baku":
+        return None
+    half = math.ceil(swiss_total(state) / 2)
+    if n > half:
+        return None
+    extra = scoring.win if n <= math.ceil(half / 2) else scoring.draw
+    group_a = state.players[: 2 * math.ceil(len(state.players) / 4)]
+    return {p: extra for p in group_a}
+
+
 def _swiss_remaining(state):
+    """Rounds remain while the count is not reached and the field can be paired without a rematch
+    (a small field whose players have all met ends early). Forbidden pairs never end it: a round
+    they alone make unpairable is an error for the organiser to fix (`_swiss_next`)."""
     if len(state.rounds) >= swiss_total(state):
         return False
     c = state.spec.config
     n = len(state.rounds) + 1
     not_yet = {p for p, first in state.late if first > n}
-    return _swiss_pairable(
-        state.everyone, duel_results(state), n, scoring_of(c["scoring"]), state.dropped_set | not_yet,
-        [tuple(p) for p in c["forbidden_pairs"]],
-    )
+    results, scoring, withdrawn = swiss_results(state), scoring_of(c["scoring"]), state.dropped_set | not_yet
+    forbidden = _swiss_forbidden(state)
+    if _swiss_pairable(state.everyone, results, n, scoring, withdrawn, forbidden):
+        return True
+    return bool(forbidden) and _swiss_pairable(state.everyone, results, n, scoring, withdrawn, ())
 
 
 def _explanation_json(explanation) -> dict:
@@ -170,10 +205,16 @@ def _explanation_json(explanation) -> dict:
     return data
 
 
-def _swiss_pair(players, results, n, scoring, withdrawn, forbidden, best_of, prefix, group):
-    sr = swiss_pair_round(players, results, round=n, config=SwissConfig(scoring=scoring), withdrawn=withdrawn, forbidden=forbidden)
+def _swiss_pair(players, results, n, scoring, withdrawn, forbidden, best_of, prefix, group, adjustments=None):
+    sr = swiss_pair_round(
+        players, results, round=n, config=SwissConfig(scoring=scoring), withdrawn=withdrawn, forbidden=forbidden,
+        score_adjustments=adjustments,
+    )
     if sr.failure is not None:
-        raise FormatError(sr.failure.detail, code=sr.failure.code)
+        detail = sr.failure.detail
+        if forbidden:
+            detail += f"; round {n} cannot be paired with the forbidden pairs in force: change them, or finish here"
+        raise FormatError(detail, code=sr.failure.code)
     tables = [
         {"match_key": f"{prefix}R{n}-T{p.table}", "players": [p.seat0, p.seat1], "best_of": best_of, "group": group}
         for p in sr.pairings if p.seat1 is not None
@@ -187,18 +228,22 @@ def _swiss_next(state):
     c = state.spec.config
     n = len(state.rounds) + 1
     not_yet = {p for p, first in state.late if first > n}
+    scoring = scoring_of(c["scoring"])
+    adjustments = baku_adjustments(state, n, scoring)
     tables, byes, explanation = _swiss_pair(
-        state.everyone, duel_results(state), n, scoring_of(c["scoring"]), state.dropped_set | not_yet,
-        [tuple(p) for p in c["forbidden_pairs"]], c["best_of"], "", None,
+        state.everyone, swiss_results(state), n, scoring, state.dropped_set | not_yet,
+        _swiss_forbidden(state), c["best_of"], "", None, adjustments,
     )
     explanation["rounds"] = swiss_total(state)
+    if adjustments:
+        explanation["acceleration"] = {"method": "Baku", "virtual_points": adjustments}
     return _event(state, n, "main", tables, byes, explanation)
 
 
 def _swiss_standings(state):
     c = state.spec.config
     scoring = scoring_of(c["scoring"])
-    results = duel_results(state)
+    results = swiss_results(state)
     rows = library_standings(state.everyone, results, StandingsConfig(scoring, tiebreaks_of(c["tiebreaks"])))
     return _rows_from_library(rows, results, scoring, state.dropped_set)
 

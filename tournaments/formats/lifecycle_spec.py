@@ -153,8 +153,10 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("rounds", "auto", '"auto" = ceil(log2 players at the start), or a number', _int(1, auto=True)),
         Option("scoring", "chess", _SCORING_DOC, _scoring),
         Option("tiebreaks", ["DE", "BH-C1", "BH", "SB"], _TB_DOC, _tiebreaks),
-        Option("forbidden_pairs", [], "pairs of players who must never meet (teammates, siblings)", _forbidden),
+        Option("forbidden_pairs", [], "pairs of player ids who must never meet (the API's forbidden-pairs route takes usernames and stays editable)", _forbidden),
         Option("best_of", 1, "games per match; drawn games count as draws, equal game wins draw the match", _best_of(False, False)),
+        Option("acceleration", "none", '"baku": the top half of the start list pairs with virtual points in the first half of the rounds (FIDE C.04.5.1)', _choice("none", "baku")),
+        Option("missed_rounds", "zero", 'a late entrant\'s missed rounds: "zero" or "half_point_bye" each', _choice("zero", "half_point_bye")),
     ),
     "single_elimination": (
         Option("best_of", 1, "odd games per match, or a list per round (the last repeats); drawn games are replayed", _best_of(True, True)),

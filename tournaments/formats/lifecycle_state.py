@@ -85,6 +85,7 @@ class TournamentState:
     rounds: tuple[RoundRec, ...] = ()
     tables: tuple[Table, ...] = ()
     playoff_seeds: tuple[str, ...] | None = None  # groups_playoffs: fixed when the playoff is paired
+    forbidden: tuple[tuple[str, str], ...] = ()  # swiss: pairs forbidden by "forbidden_pairs_set"
     version: int = 0  # events applied
 
     # -- small derived helpers (not state) ---------------------------------------------------------
@@ -106,7 +107,7 @@ class TournamentState:
 #: The JSON form's version. Stored beside saved states (the service's snapshots): raise it whenever
 #: the state's shape, or what an event does to it, changes, so that older saved states are ignored
 #: and rebuilt from the log rather than trusted.
-STATE_JSON_VERSION = 1
+STATE_JSON_VERSION = 2
 
 
 def _plain(value):
@@ -152,6 +153,7 @@ def state_from_json(data: dict) -> TournamentState:
         rounds=tuple(RoundRec(r["round"], r["stage"], tuple(r["match_keys"]), tuple(r["byes"]), r["explanation"]) for r in data["rounds"]),
         tables=tables,
         playoff_seeds=None if data["playoff_seeds"] is None else tuple(data["playoff_seeds"]),
+        forbidden=tuple((a, b) for a, b in data["forbidden"]),
         version=data["version"],
     )
 

@@ -123,6 +123,7 @@ class _State:
     gsize: list[int]
     unit: float
     bye_rounds: dict[int, int] = field(default_factory=dict)
+    forfeit_rounds: dict[int, int] = field(default_factory=dict)  # a win by forfeit bars the bye too
 
 
 def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -> _State:
@@ -136,6 +137,7 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
         score[p] += extra
     met = defaultdict(set)
     had_bye: dict[PlayerId, int] = {}
+    forfeit_won: dict[PlayerId, int] = {}
     seat_diff = defaultdict(int)
     last: dict[PlayerId, tuple[int, int]] = {}
     for r in results:
@@ -143,8 +145,13 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
             raise FormatError(f"result of round {r.round} names an unknown player", code="swiss/unknown_player")
         score[r.seat0] += scoring.points(r, r.seat0)
         if r.seat1 is None:
-            had_bye[r.seat0] = r.round
+            if not r.forfeit:  # a missed round (late entry) is not the pairing-allocated bye
+                had_bye[r.seat0] = r.round
             continue
+        if r.forfeit and r.outcome is not Outcome.DRAW:
+            # FIDE C.04.1 d: a player who has scored a win by forfeit takes no pairing-allocated bye.
+            winner = r.seat0 if r.outcome is Outcome.WIN else r.seat1
+            forfeit_won.setdefault(winner, r.round)
         score[r.seat1] += scoring.points(r, r.seat1)
         met[r.seat0].add(r.seat1)
         met[r.seat1].add(r.seat0)
@@ -180,12 +187,13 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
         score=[score[p] for p in active],
         met=[{rank[q] for q in met[p] if q in rank} | forb[i] for i, p in enumerate(active)],
         forbidden=forb,
-        had_bye=[p in had_bye for p in active],
+        had_bye=[p in had_bye or p in forfeit_won for p in active],
         imbalance=[seat_diff[p] for p in active],
         last_seat=[last[p][1] if p in last else None for p in active],
         group=group, pos=pos, gsize=gsize, unit=unit,
     )
     state.bye_rounds = {rank[p]: r for p, r in had_bye.items() if p in rank}
+    state.forfeit_rounds = {rank[p]: r for p, r in forfeit_won.items() if p in rank and p not in had_bye}
     return state
 
 
@@ -415,7 +423,10 @@ def _explain(st: _State, round: int, pairs, bye_idx, method) -> SwissExplanation
     bye = None
     if bye_idx is not None:
         below = [i for i in range(bye_idx + 1, len(ids))]
-        skipped = [f"{ids[i]!r} (bye in round {st.bye_rounds[i]})" for i in below if st.had_bye[i]]
+        skipped = [
+            f"{ids[i]!r} (bye in round {st.bye_rounds[i]})" if i in st.bye_rounds else f"{ids[i]!r} (won by forfeit in round {st.forfeit_rounds[i]})"
+            for i in below if st.had_bye[i]
+        ]
         others = [repr(ids[i]) for i in below if not st.had_bye[i]]
         reason = f"lowest-ranked player ({st.score[bye_idx]:g} points) without a bye"
         if skipped:

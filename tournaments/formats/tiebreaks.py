@@ -189,6 +189,10 @@ class _Tables:
             for rnd, seat0, seat1, outcome, forfeit, (g0, g1, gd) in map(fields, results):
                 a = idx[seat0]
                 if seat1 is None:
+                    if forfeit:  # a missed round scored by its outcome (a half-point bye): no games
+                        missed = scoring.points(MatchResult(rnd, seat0, None, outcome, forfeit=True), seat0)
+                        add[a]((rnd, -1, missed, outcome is win, a, -1, 0.0, 0))
+                        continue
                     add[a]((rnd, -1, bye_points, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
                     continue
                 b = idx[seat1]

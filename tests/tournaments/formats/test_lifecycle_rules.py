@@ -263,8 +263,19 @@ def test_swiss_forbidden_pairs_are_honoured():
     assert any("forbidden" in c for c in event["explanation"]["constraints"])
 
 
-def test_a_swiss_that_cannot_pair_legally_ends_early_instead_of_pairing_a_rematch():
+def test_a_swiss_round_its_forbidden_pairs_make_unpairable_is_a_clear_error_not_an_empty_finish():
     log = Log(TournamentSpec("swiss", config={"rounds": 2, "forbidden_pairs": [["p01", "p02"]]})).start(names(2))
+    assert not is_complete(log.state)
+    with pytest.raises(FormatError) as info:
+        next_round(log.state, rng=random.Random(0))
+    assert info.value.code == "swiss/no_legal_pairing"
+    assert "forbidden pairs" in str(info.value)
+
+
+def test_a_swiss_whose_players_have_all_met_ends_early_instead_of_pairing_a_rematch():
+    log = Log(TournamentSpec("swiss", config={"rounds": 3})).start(names(2))
+    log.pair()
+    play_round(log, random.Random(0))
     assert is_complete(log.state)
     with pytest.raises(FormatError) as info:
         next_round(log.state, rng=random.Random(0))
@@ -363,10 +374,19 @@ def test_elimination_correction_after_the_bracket_moved_on_is_refused():
     assert bracket(log.state)["champion"] == standings(log.state)[0]["player"] == final["players"][1]
 
 
+def test_elimination_drop_at_an_open_table_is_a_forfeit_at_once():
+    log = Log(TournamentSpec("double_elimination")).start(names(8))
+    log.pair()
+    mine = next(t for t in log.state.tables if "p01" in t.players)
+    log.do({"kind": "dropped", "player": "p01"})
+    view = table(log.state, mine.match_key)
+    assert view["status"] == "decided" and view["result"]["forfeit"] and view["result"]["winner"] != "p01"
+    assert view["result"]["decided_by"] == "forfeit"
+
+
 def test_elimination_drop_between_rounds_forfeits_the_next_table():
     log = Log(TournamentSpec("double_elimination")).start(names(8))
     log.pair()
-    log.refused({"kind": "dropped", "player": "p01"}, "player/at_open_table")
     _decide_winners(log, {})
     log.do({"kind": "dropped", "player": "p01"})
     event = log.pair()
@@ -506,7 +526,10 @@ def test_groups_too_few_players():
 
 def test_spec_check_fills_defaults_and_names_bad_keys():
     spec = spec_check(TournamentSpec("swiss"))
-    assert spec.config == {"rounds": "auto", "scoring": "chess", "tiebreaks": ["DE", "BH-C1", "BH", "SB"], "forbidden_pairs": [], "best_of": 1}
+    assert spec.config == {
+        "rounds": "auto", "scoring": "chess", "tiebreaks": ["DE", "BH-C1", "BH", "SB"], "forbidden_pairs": [], "best_of": 1,
+        "acceleration": "none", "missed_rounds": "zero",
+    }
     assert spec_check({"format": "pods", "seats_per_match": 5}).config["placement_points"] == [5, 4, 3, 2, 1]
     assert spec_check(TournamentSpec("groups_playoffs", config={"group_format": "swiss"})).config["tiebreaks"][1] == "BH-C1"
     bad = [
