@@ -8,9 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from django.conf import settings
 from django.db import connection
@@ -196,3 +196,126 @@ def web_process(
         yield process
     finally:
         stop(process, signal.SIGTERM)
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nobody listens on now (the kernel's pick), for a process about to be started."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+# --- the local balancer -------------------------------------------------------------------------
+# `manage.py up --web N` puts N web processes behind one port. A connection is handed whole to the
+# next web process in turn (HTTP keep-alive stays on one process); a web process that refuses a
+# connection is left out for DOWN_SECONDS and the next one is tried, so a dead one costs its clients
+# only the requests it had in flight. On a server the reverse proxy (deploy/) does this instead.
+BALANCER_DOWN_SECONDS = 2.0
+BALANCER_CONNECT_TIMEOUT = 5.0
+NO_BACKEND_ANSWER = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    b"Retry-After: 1\r\nContent-Length: 76\r\n\r\n"
+    b'{"code": "service/unavailable", "detail": "no web process is answering now"}'
+)
+assert NO_BACKEND_ANSWER.endswith(b"}") and len(NO_BACKEND_ANSWER.split(b"\r\n\r\n", 1)[1]) == 76
+
+
+class Balancer:
+    """A TCP balancer on host:port over web processes at `backends` ((host, port) pairs), run by an
+    asyncio loop in a thread of the calling process. `backends` may be replaced while it runs."""
+
+    def __init__(self, host: str, port: int, backends: list[tuple[str, int]]) -> None:
+        import threading
+
+        self.host, self.port = host, port
+        self.backends = list(backends)
+        self.connections = 0
+        self._turn = 0
+        self._down_until: dict[tuple[str, int], float] = {}
+        self._loop = None
+        self._server = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="balancer", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait(timeout=30)
+        if self._error is not None:
+            raise RuntimeError(f"the balancer could not listen on {self.host}:{self.port}: {self._error}")
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        import asyncio
+
+        self._loop = asyncio.new_event_loop()
+        try:
+            self._server = self._loop.run_until_complete(
+                asyncio.start_server(self._handle, self.host, self.port, backlog=1024, reuse_address=True)
+            )
+        except OSError as error:
+            self._error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._loop.run_forever()
+        finally:
+            self._server.close()
+            self._loop.close()
+
+    def _candidates(self) -> list[tuple[str, int]]:
+        """Every backend once, starting with the next in turn; those recently refusing go last."""
+        backends = list(self.backends)
+        if not backends:
+            return []
+        self._turn = (self._turn + 1) % len(backends)
+        ordered = backends[self._turn:] + backends[: self._turn]
+        now = time.monotonic()
+        return sorted(ordered, key=lambda backend: self._down_until.get(backend, 0.0) > now)
+
+    async def _handle(self, client_reader, client_writer) -> None:
+        import asyncio
+
+        self.connections += 1
+        upstream = None
+        for backend in self._candidates():
+            try:
+                upstream = await asyncio.wait_for(asyncio.open_connection(*backend), BALANCER_CONNECT_TIMEOUT)
+                break
+            except (TimeoutError, OSError):
+                self._down_until[backend] = time.monotonic() + BALANCER_DOWN_SECONDS
+        if upstream is None:
+            client_writer.write(NO_BACKEND_ANSWER)
+            await self._close(client_writer)
+            return
+        upstream_reader, upstream_writer = upstream
+        await asyncio.gather(
+            self._pipe(client_reader, upstream_writer), self._pipe(upstream_reader, client_writer),
+        )
+
+    @staticmethod
+    async def _pipe(reader, writer) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (OSError, RuntimeError):
+            pass
+        finally:
+            # One side ended: HTTP has nothing more to say in the other direction either.
+            await Balancer._close(writer)
+
+    @staticmethod
+    async def _close(writer) -> None:
+        try:
+            writer.close()
+            await writer.wait_closed()
+        except (OSError, RuntimeError):
+            pass
