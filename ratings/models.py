@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from matches.models import Match
+from ratings.skill import PROVISIONAL_MAX_SIGMA
 
 
 class Ladder(models.Model):
@@ -42,7 +43,24 @@ class Ladder(models.Model):
     match_deadline_seconds = models.PositiveIntegerField(
         default=3600, help_text="A match still running this long after it began is ended by forfeit."
     )
-    is_active = models.BooleanField(default=True)
+    season_length_days = models.PositiveIntegerField(
+        null=True, blank=True, help_text="When a season closes, the next one ends this many days later (empty: open-ended)."
+    )
+    provisional_sigma = models.FloatField(
+        default=PROVISIONAL_MAX_SIGMA,
+        help_text="A rating is provisional while its sigma is above this (duels: also until 10 games).",
+    )
+    inactive_after_days = models.PositiveIntegerField(
+        null=True, blank=True, default=30,
+        help_text="Entries that have not played this long leave the leaderboard until they play again (empty: never).",
+    )
+    no_show_limit = models.PositiveSmallIntegerField(
+        default=2, help_text="A person's entry that misses this many ladder matches running is paused from matchmaking."
+    )
+    is_active = models.BooleanField(default=True, help_text="Paused when false: no rounds are started.")
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="Archived: closed for good (no rounds, no entries), its history kept."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -59,6 +77,11 @@ class LadderEntry(models.Model):
     """One competitor on one ladder, with its current rating. A person enters once; a built-in bot may
     enter several times, each entry rated on its own (instances of one strategy calibrate the field)."""
 
+    class Pause(models.TextChoices):
+        NO_SHOWS = "no_shows", "missed its ladder matches repeatedly"
+        DECK_ILLEGAL = "deck_illegal", "its deck is no longer legal"
+        OPERATOR = "operator", "paused by the ladder's organiser"
+
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ladder_entries"
@@ -71,7 +94,17 @@ class LadderEntry(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True)
-    games = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0, help_text="Rated games this season.")
+    season = models.PositiveIntegerField(
+        default=1, help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs)."
+    )
+    last_played_at = models.DateTimeField(null=True, blank=True, help_text="When its last rated match finished.")
+    no_shows = models.PositiveSmallIntegerField(default=0, help_text="Ladder matches missed in a row (people only).")
+    paused_reason = models.CharField(
+        max_length=20, choices=Pause.choices, blank=True, default="",
+        help_text="Set: left out of matchmaking (and why) until resumed.",
+    )
+    paused_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 
@@ -97,6 +130,10 @@ class LadderEntry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.left_at is None
+
+    @property
+    def is_paused(self) -> bool:
+        return bool(self.paused_reason)
 
 
 class LadderRound(models.Model):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from matches.models import Match
 from ratings import skill
@@ -13,29 +15,63 @@ from ratings.models import Ladder, LadderEntry, LadderMatch, RatedMatch, RatingC
 TOLERANCE = 1e-9
 
 
-def leaderboard(*, ladder: Ladder, include_left: bool = False) -> list[dict]:
+def entries_ranked(*, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None) -> QuerySet[LadderEntry]:
+    """The leaderboard's entries, best ordinal first (ties: entry id, so pages are stable). Entries
+    that left, and entries that have not played for the ladder's `inactive_after_days` (counted from
+    their last rated match, or from joining), are left out unless asked for; they come back as soon
+    as they play, as on Lichess."""
     entries = ladder.entries.select_related("user").order_by("-ordinal", "pk")
     if not include_left:
         entries = entries.filter(left_at__isnull=True)
-    rows = []
-    for position, entry in enumerate(entries, start=1):
-        rating = skill.Skill(entry.mu, entry.sigma)
-        rows.append(
-            {
-                "position": position,
-                "entry": entry.pk,
-                "competitor": entry.label,
-                "user": entry.user.get_username() if entry.user_id else None,
-                "bot": entry.bot or None,
-                "mu": entry.mu,
-                "sigma": entry.sigma,
-                "ordinal": entry.ordinal,
-                "games": entry.games,
-                "provisional": skill.is_provisional(rating, entry.games),
-                "active": entry.is_active,
-            }
-        )
-    return rows
+    if not include_inactive and ladder.inactive_after_days is not None:
+        entries = entries.filter(_recently_played(ladder, now))
+    return entries
+
+
+def _recently_played(ladder: Ladder, now) -> Q:
+    cutoff = (now or timezone.now()) - timedelta(days=ladder.inactive_after_days)
+    return Q(last_played_at__gte=cutoff) | Q(last_played_at__isnull=True, joined_at__gte=cutoff)
+
+
+def entry_is_inactive(*, entry: LadderEntry, ladder: Ladder, now=None) -> bool:
+    if ladder.inactive_after_days is None:
+        return False
+    cutoff = (now or timezone.now()) - timedelta(days=ladder.inactive_after_days)
+    return (entry.last_played_at or entry.joined_at) < cutoff
+
+
+def entry_is_provisional(*, entry: LadderEntry, ladder: Ladder) -> bool:
+    """The ladder's provisional rule (skill.is_provisional with its pod size and sigma threshold)."""
+    return skill.is_provisional(
+        skill.Skill(entry.mu, entry.sigma), entry.games, seats=ladder.seats_per_match, max_sigma=ladder.provisional_sigma
+    )
+
+
+def leaderboard_row(*, entry: LadderEntry, ladder: Ladder, position: int | None, now=None) -> dict:
+    return {
+        "position": position,
+        "entry": entry.pk,
+        "competitor": entry.label,
+        "user": entry.user.get_username() if entry.user_id else None,
+        "bot": entry.bot or None,
+        "mu": entry.mu,
+        "sigma": entry.sigma,
+        "ordinal": entry.ordinal,
+        "games": entry.games,
+        "provisional": entry_is_provisional(entry=entry, ladder=ladder),
+        "active": entry.is_active,
+        "inactive": entry_is_inactive(entry=entry, ladder=ladder, now=now),
+        "paused": entry.paused_reason or None,
+        "last_played_at": entry.last_played_at,
+    }
+
+
+def leaderboard(*, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None) -> list[dict]:
+    entries = entries_ranked(ladder=ladder, include_left=include_left, include_inactive=include_inactive, now=now)
+    return [
+        leaderboard_row(entry=entry, ladder=ladder, position=position, now=now)
+        for position, entry in enumerate(entries, start=1)
+    ]
 
 
 def entry_history(*, entry: LadderEntry) -> QuerySet[RatingChange]:
@@ -108,21 +144,30 @@ def ratings_rebuild(*, ladder: Ladder | None = None) -> RebuildReport:
 
 
 def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
+    """Replays as the rating runs rate: an entry enters a later season (reset unless carried over)
+    just before its first match of that season, and the entries end in the season they are stored
+    in (a season close moves the idle ones at once)."""
     initial = skill.Skill.initial(ladder.rating_model)
     ratings: dict[int, skill.Skill] = {}
     games: dict[int, int] = {}
-    season = None
+    seasons: dict[int, int] = {}
+
+    def enter(entry_id: int, season: int) -> None:
+        while seasons.get(entry_id, 1) < season:
+            seasons[entry_id] = seasons.get(entry_id, 1) + 1
+            if not ladder.carry_over:
+                ratings[entry_id] = skill.season_reset(ratings.get(entry_id, initial), initial=initial)
+                games[entry_id] = 0
+
     stored_changes = {
         (change.rated_match_id, change.entry_id): change
         for change in RatingChange.objects.filter(rated_match__ladder=ladder)
     }
     for rated in RatedMatch.objects.filter(ladder=ladder).select_related("match", "match__ladder_match").order_by("pk"):
-        if season is not None and rated.season != season and not ladder.carry_over:
-            ratings.clear()
-            games.clear()
-        season = rated.season
         seated = rated.match.ladder_match.entries
         ranks = rated.match.outcome["ranks"]
+        for entry_id in seated:
+            enter(entry_id, rated.season)
         before = [ratings.get(entry_id, initial) for entry_id in seated]
         after = skill.rate(ladder.rating_model, before, ranks)
         for entry_id, new in zip(seated, after):
@@ -132,10 +177,10 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
             if stored is None or abs(stored.mu_after - new.mu) > TOLERANCE or abs(stored.sigma_after - new.sigma) > TOLERANCE:
                 report.disagreements.append(f"{ladder.slug}: match {rated.match_id}, entry {entry_id}: history differs")
         report.matches_rated += 1
-    if season is not None and season != ladder.season and not ladder.carry_over:
-        ratings.clear()
-        games.clear()
     for entry in ladder.entries.all():
+        if entry.pk in seasons and seasons[entry.pk] > entry.season or entry.season > ladder.season:
+            report.disagreements.append(f"{ladder.slug}: entry {entry.pk} is in season {entry.season}, out of order")
+        enter(entry.pk, entry.season)
         expected = ratings.get(entry.pk, initial)
         if (
             abs(entry.mu - expected.mu) > TOLERANCE

@@ -66,6 +66,14 @@ def ladder_create(
     entry_policy: str = Ladder.Entry.USERS_AND_BOTS,
     round_interval_seconds: int = 600,
     created_by=None,
+    carry_over: bool = False,
+    season_ends_at=None,
+    season_length_days: int | None = None,
+    provisional_sigma: float = skill.PROVISIONAL_MAX_SIGMA,
+    inactive_after_days: int | None = 30,
+    no_show_limit: int = 2,
+    move_deadline_seconds: int = 300,
+    match_deadline_seconds: int = 3600,
 ) -> Ladder:
     game, resolved, seats = game_setup(game_key=game_key, options=options, seats=seats_per_match)
     if rating_model not in skill.MODELS:
@@ -88,7 +96,10 @@ def ladder_create(
     ladder = Ladder.objects.create(
         slug=slug, name=name, game=game.spec.key, options=resolved, seats_per_match=seats,
         rating_model=rating_model, entry_policy=entry_policy, round_interval_seconds=round_interval_seconds,
-        created_by=created_by,
+        created_by=created_by, carry_over=carry_over, season_ends_at=season_ends_at,
+        season_length_days=season_length_days, provisional_sigma=provisional_sigma,
+        inactive_after_days=inactive_after_days, no_show_limit=no_show_limit,
+        move_deadline_seconds=move_deadline_seconds, match_deadline_seconds=match_deadline_seconds,
     )
     ladder_schedule_sync(ladder)
     return ladder
@@ -105,9 +116,144 @@ def ladder_schedule_sync(ladder: Ladder) -> None:
             "task": "ratings.tasks.ladder_play_round",
             "interval": every,
             "kwargs": f'{{"ladder_id": {ladder.pk}}}',
-            "enabled": ladder.is_active,
+            "enabled": ladder.is_active and ladder.archived_at is None,
         },
     )
+
+
+def _ladder_managed(ladder_id: int, by) -> Ladder:
+    """The ladder, locked, if `by` may run it: its owner or staff (None: the system itself)."""
+    try:
+        ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
+    except Ladder.DoesNotExist:
+        raise NotFound(f"no ladder {ladder_id}", code="ladder/not_found") from None
+    if by is not None and not (by.is_staff or (ladder.created_by_id is not None and ladder.created_by_id == by.pk)):
+        raise Forbidden("only the ladder's organiser or staff may do this", code="ladder/not_organiser")
+    return ladder
+
+
+def _refuse_archived(ladder: Ladder) -> None:
+    if ladder.archived_at is not None:
+        raise Conflict("the ladder is archived", code="ladder/archived")
+
+
+@transaction.atomic
+def ladder_pause(*, ladder_id: int, by=None) -> Ladder:
+    """Stop starting rounds (running matches play on and are rated); `by` is checked when given."""
+    ladder = _ladder_managed(ladder_id, by)
+    _refuse_archived(ladder)
+    if ladder.is_active:
+        ladder.is_active = False
+        ladder.save(update_fields=["is_active"])
+        ladder_schedule_sync(ladder)
+    return ladder
+
+
+@transaction.atomic
+def ladder_resume(*, ladder_id: int, by=None) -> Ladder:
+    """Start rounds again on the ladder's schedule; `by` is checked when given."""
+    ladder = _ladder_managed(ladder_id, by)
+    _refuse_archived(ladder)
+    if not ladder.is_active:
+        ladder.is_active = True
+        ladder.save(update_fields=["is_active"])
+        ladder_schedule_sync(ladder)
+    return ladder
+
+
+@transaction.atomic
+def ladder_archive(*, ladder_id: int, by=None) -> Ladder:
+    """Close the ladder for good: no rounds, no entries, no edits; matches, ratings and seasons stay
+    readable. Running matches play on and are rated."""
+    ladder = _ladder_managed(ladder_id, by)
+    if ladder.archived_at is None:
+        ladder.archived_at = timezone.now()
+        ladder.is_active = False
+        ladder.save(update_fields=["archived_at", "is_active"])
+        ladder_schedule_sync(ladder)
+    return ladder
+
+
+@transaction.atomic
+def ladder_delete(*, ladder_id: int, by=None) -> None:
+    """Delete a ladder that never played; one with matches is refused (archive it instead)."""
+    from django_celery_beat.models import PeriodicTask
+
+    ladder = _ladder_managed(ladder_id, by)
+    if LadderMatch.objects.filter(round__ladder=ladder).exists():
+        raise Conflict("the ladder has matches: archive it instead", code="ladder/has_matches")
+    PeriodicTask.objects.filter(name=f"ladder round: {ladder.slug}").delete()
+    ladder.delete()
+
+
+# What an organiser may change after creation (docs/api.md); everything else is fixed at creation.
+LADDER_EDITABLE = (
+    "name", "round_interval_seconds", "seats_per_match", "deck_format", "move_deadline_seconds",
+    "match_deadline_seconds", "season_ends_at", "season_length_days", "provisional_sigma",
+    "inactive_after_days", "no_show_limit", "carry_over",
+)
+
+
+@transaction.atomic
+def ladder_update(*, ladder_id: int, by=None, changes: dict) -> Ladder:
+    """Change a ladder's settings (LADDER_EDITABLE). Pod size and deck format are checked by the game
+    as at creation, and apply from the next round on."""
+    ladder = _ladder_managed(ladder_id, by)
+    _refuse_archived(ladder)
+    unknown = sorted(set(changes) - set(LADDER_EDITABLE))
+    if unknown:
+        raise Rejected(f"these cannot be changed: {', '.join(unknown)}", code="ladder/not_editable")
+    changes = dict(changes)
+    if "seats_per_match" in changes or "deck_format" in changes:
+        options = dict(ladder.options)
+        if "deck_format" in changes:
+            if not get_game(ladder.game).spec.needs_deck:
+                raise Rejected(f"{ladder.game} is played without decks", code="ladder/no_deck_format")
+            options["format"] = changes.pop("deck_format")
+        _, resolved, seats = game_setup(
+            game_key=ladder.game, options=options, seats=changes.pop("seats_per_match", ladder.seats_per_match)
+        )
+        ladder.options, ladder.seats_per_match = resolved, seats
+    interval = changes.get("round_interval_seconds")
+    if interval is not None and not quota_exempt(by) and interval < settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]:
+        raise Rejected(
+            f"a ladder plays a round at most every {settings.SNAKEPIT_QUOTAS['min_round_interval_seconds']} seconds",
+            code="ladder/round_interval_too_short",
+        )
+    for name, value in changes.items():
+        setattr(ladder, name, value)
+    ladder.save()
+    ladder_schedule_sync(ladder)
+    return ladder
+
+
+@transaction.atomic
+def entry_pause(*, entry_id: int, reason: str) -> LadderEntry:
+    """Leave an entry out of matchmaking until it is resumed, saying why (LadderEntry.Pause): missed
+    matches, a deck no longer legal, an organiser's decision. Its rating and history stay."""
+    if reason not in LadderEntry.Pause.values:
+        raise Rejected(f"a pause reason is one of {', '.join(LadderEntry.Pause.values)}", code="entry/bad_pause_reason")
+    entry = LadderEntry.objects.select_for_update().get(pk=entry_id)
+    if entry.paused_reason != reason:
+        entry.paused_reason, entry.paused_at = reason, timezone.now()
+        entry.save(update_fields=["paused_reason", "paused_at"])
+    return entry
+
+
+@transaction.atomic
+def entry_resume(*, entry_id: int, by=None) -> LadderEntry:
+    """Back into matchmaking. `by`, when given, is the entry's owner (or the ladder's organiser, or
+    staff); a person who missed matches returns this way, or by joining again."""
+    entry = LadderEntry.objects.select_for_update().select_related("ladder").get(pk=entry_id)
+    if by is not None and entry.user_id != by.pk:
+        _ladder_managed(entry.ladder_id, by)
+    if entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL:
+        deck = entry.deck_version
+        if deck is not None and not deck.legal:
+            raise Conflict("the entry's deck is not legal: join again with a legal one", code="entry/deck_illegal")
+    entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0
+    entry.save(update_fields=["paused_reason", "paused_at", "no_shows"])
+    return entry
 
 
 def ladders_ensure_for_games() -> list[Ladder]:
@@ -134,6 +280,7 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
     """Enter a user (with a legal saved deck, where the game needs one) or a built-in bot. The deck's
     version is frozen for the ladder in the same transaction, so a refused entry freezes nothing."""
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
+    _refuse_archived(ladder)
     if (user is None) == (not bot):
         raise Rejected("an entry is a user or a bot", code="entry/invalid")
     if user is not None and ladder.entry_policy == Ladder.Entry.BOTS:
@@ -148,7 +295,7 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
     if deck_share_id and not game.spec.needs_deck:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     entry = ladder.entries.filter(user=user).first() if user is not None else None
-    if entry is not None and entry.is_active:
+    if entry is not None and entry.is_active and entry.paused_reason != LadderEntry.Pause.NO_SHOWS:
         raise Conflict("already on this ladder", code="entry/already_joined")
     deck_version = None
     if deck_share_id:
@@ -158,9 +305,11 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
     if entry is not None:
         entry.left_at = None  # a returning competitor keeps its rating and history
         entry.deck_version = deck_version or entry.deck_version
-        entry.save(update_fields=["left_at", "deck_version"])
+        if entry.paused_reason in (LadderEntry.Pause.NO_SHOWS, LadderEntry.Pause.DECK_ILLEGAL if deck_version else None):
+            entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0  # its owner is back
+        entry.save(update_fields=["left_at", "deck_version", "paused_reason", "paused_at", "no_shows"])
         return entry
-    entry = LadderEntry(ladder=ladder, user=user, bot=bot, deck_version=deck_version)
+    entry = LadderEntry(ladder=ladder, user=user, bot=bot, deck_version=deck_version, season=ladder.season)
     _set_skill(entry, _initial(ladder))
     entry.save()
     return entry
@@ -194,14 +343,17 @@ def ladder_round_create(
     rng = rng or random.Random()
     with transaction.atomic():
         ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
-        if not ladder.is_active:
+        if not ladder.is_active or ladder.archived_at is not None:
             return RoundResult(None, [])
+        if ladder.season_ends_at is not None and ladder.season_ends_at <= timezone.now():
+            return RoundResult(None, [])  # the season is over: the next starts when the sweep closes it
         busy = set()
         for ids in LadderMatch.objects.filter(round__ladder=ladder, match__status=Match.Status.RUNNING).values_list(
             "entries", flat=True
         ):
             busy.update(ids)
-        entries = {entry.pk: entry for entry in ladder.entries.filter(left_at__isnull=True).exclude(pk__in=busy).select_related("user", "deck_version")}
+        free = ladder.entries.filter(left_at__isnull=True, paused_reason="").exclude(pk__in=busy)
+        entries = {entry.pk: entry for entry in free.select_related("user", "deck_version")}
         if len(entries) < ladder.seats_per_match:
             return RoundResult(None, [])
         competitors = [
@@ -289,23 +441,30 @@ def _ratings_batch_apply(ladder_id: int, batch: int) -> int:
         ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
         due = list(
             selectors.ladder_matches_to_rate(ladder_id=ladder_id).values_list(
-                "pk", "match_id", "entries", "match__outcome"
+                "pk", "match_id", "entries", "match__outcome", "round__season", "match__finished_at"
             )[:batch]
         )
         if not due:
             return 0
         entries = LadderEntry.objects.select_for_update().in_bulk(
-            {entry_id for _, _, seated_ids, _ in due for entry_id in seated_ids}
+            {entry_id for _, _, seated_ids, _, _, _ in due for entry_id in seated_ids}
         )
-        rated_rows, change_rows = [], []
-        for _, match_id, seated_ids, outcome in due:
+        present = _people_who_acted([match_id for _, match_id, *_ in due], entries)
+        initial = _initial(ladder)
+        rated_rows, change_rows, late_seasons = [], [], set()
+        for _, match_id, seated_ids, outcome, season, finished_at in due:
             seated = [entries[entry_id] for entry_id in seated_ids]
+            for entry in seated:
+                _entry_season_enter(entry, season, ladder=ladder, initial=initial)
             ranks = outcome["ranks"]
             before = [skill.Skill(entry.mu, entry.sigma) for entry in seated]
             after = skill.rate(ladder.rating_model, before, ranks)
-            rated = RatedMatch(match_id=match_id, ladder=ladder, season=ladder.season)
+            # Rated in the season the match started in (its round's), whichever season runs now.
+            rated = RatedMatch(match_id=match_id, ladder=ladder, season=season)
             rated_rows.append(rated)
-            for entry, rank, old, new in zip(seated, ranks, before, after):
+            if season < ladder.season:
+                late_seasons.add(season)
+            for seat, (entry, rank, old, new) in enumerate(zip(seated, ranks, before, after)):
                 change_rows.append(RatingChange(
                     rated_match=rated, entry=entry, rank=rank,
                     mu_before=old.mu, sigma_before=old.sigma, ordinal_before=old.ordinal,
@@ -313,12 +472,40 @@ def _ratings_batch_apply(ladder_id: int, batch: int) -> int:
                 ))
                 _set_skill(entry, new)
                 entry.games += 1
+                entry.last_played_at = max(filter(None, (entry.last_played_at, finished_at)), default=None)
+                if (match_id, seat) in present:
+                    entry.no_shows = 0
         # In rating order: RatedMatch ids are the order `rebuild_ratings` replays.
         RatedMatch.objects.bulk_create(rated_rows)
         RatingChange.objects.bulk_create(change_rows)
         _entries_ratings_save(entries.values())
-        LadderMatch.objects.filter(pk__in=[ladder_match_id for ladder_match_id, _, _, _ in due]).update(rated=True)
+        LadderMatch.objects.filter(pk__in=[ladder_match_id for ladder_match_id, *_ in due]).update(rated=True)
+        for season in late_seasons:
+            _season_standings_refresh(ladder, season)
         return len(due)
+
+
+def _entry_season_enter(entry: LadderEntry, season: int, *, ladder: Ladder, initial: skill.Skill) -> None:
+    """Bring an entry's rating into `season` before rating its match of that season: each season
+    passed resets it (mu kept, sigma inflated, games from 0) unless the ladder carries ratings over.
+    Seasons are entered lazily, so that a match of the last season still running at the close is
+    rated in its own season, against its players' ratings of that season."""
+    while entry.season < season:
+        entry.season += 1
+        if not ladder.carry_over:
+            _set_skill(entry, skill.season_reset(skill.Skill(entry.mu, entry.sigma), initial=initial))
+            entry.games = 0
+
+
+def _people_who_acted(match_ids: list[int], entries: dict[int, LadderEntry]) -> set[tuple[int, int]]:
+    """(match, seat) pairs where a person made a move: they showed up, so their no-shows start again."""
+    if not any(entry.user_id for entry in entries.values()):
+        return set()
+    return set(
+        MatchEvent.objects.filter(match_id__in=match_ids, kind=MatchEvent.Kind.ACTION, actor__isnull=False)
+        .values_list("match_id", "seat")
+        .distinct()
+    )
 
 
 def _entries_ratings_save(entries) -> None:
@@ -326,10 +513,16 @@ def _entries_ratings_save(entries) -> None:
     builds a CASE per field over every row: about 150 ms of Python for a batch's 200 entries, more
     than everything else in the batch together."""
     table, quote = LadderEntry._meta.db_table, connection.ops.quote_name
+    moment = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
         cursor.executemany(
-            f"UPDATE {quote(table)} SET mu = %s, sigma = %s, ordinal = %s, games = %s WHERE id = %s",
-            [(entry.mu, entry.sigma, entry.ordinal, entry.games, entry.pk) for entry in entries],
+            f"UPDATE {quote(table)} SET mu = %s, sigma = %s, ordinal = %s, games = %s, season = %s, "
+            "last_played_at = %s, no_shows = %s WHERE id = %s",
+            [
+                (entry.mu, entry.sigma, entry.ordinal, entry.games, entry.season, moment(entry.last_played_at),
+                 entry.no_shows, entry.pk)
+                for entry in entries
+            ],
         )
 
 
@@ -345,60 +538,188 @@ def ladder_match_rate(*, match_id: int) -> RatedMatch | None:
 
 
 def ladder_deadlines_enforce(*, now=None) -> list[int]:
-    """Forfeit the seats that let a ladder match's move or match deadline pass; returns match ids.
+    """Forfeit the people who let a ladder match's move or match deadline pass; returns match ids.
 
-    The forfeit is an event of the match's log naming the deadline, so the reason is on record.
+    Only a person is ever forfeited: when chance or a bot is due, the match is late because no worker
+    played it, and the stalled-match sweep requeues it instead (a bot-only match is never forfeited).
+    Each candidate is judged again under the match's row lock, at the log's head, and the forfeit is
+    kept only if it lands right after that head: a move made meanwhile wins over the sweep. The
+    forfeit is an event of the log naming the deadline, so the reason is on record. A person forfeited
+    without having made a move in the match missed it: `no_show_limit` of those in a row pause the
+    entry (LadderEntry.Pause.NO_SHOWS) until its owner comes back.
     """
     now = now or timezone.now()
     forfeited = []
-    running = LadderMatch.objects.select_related("round__ladder", "match").filter(match__status=Match.Status.RUNNING)
+    running = (
+        LadderMatch.objects.filter(match__status=Match.Status.RUNNING)
+        .select_related("round__ladder", "match")
+        .order_by("match_id")
+    )
     for ladder_match in running:
-        match, ladder = ladder_match.match, ladder_match.round.ladder
-        last_event_at = (
-            MatchEvent.objects.filter(match=match).order_by("-seq").values_list("created_at", flat=True).first()
-            or match.created_at
-        )
-        match_late = now - match.created_at > timedelta(seconds=ladder.match_deadline_seconds)
-        move_late = now - last_event_at > timedelta(seconds=ladder.move_deadline_seconds)
-        if not (match_late or move_late):
+        ladder = ladder_match.round.ladder
+        if not ladder_match.match.seats.filter(user__isnull=False).exists():
             continue
-        deciding = sorted(match_game(match).decision(match_snapshot(match).state).seats)
-        if not deciding:
-            continue  # chance or a bot is due: the worker will play it
-        reason = (
-            f"missed the match deadline of {ladder.match_deadline_seconds} s"
-            if match_late
-            else f"missed the move deadline of {ladder.move_deadline_seconds} s"
-        )
         try:
-            match_forfeit(match_id=match.pk, seat=deciding[0], reason=reason)
-        except Conflict:
-            continue  # finished meanwhile
-        forfeited.append(match.pk)
+            if _late_people_forfeit(ladder_match, ladder, now):
+                forfeited.append(ladder_match.match_id)
+        except _HeadMoved:
+            continue  # someone moved while the sweep judged: not late after all
     return forfeited
 
 
+class _HeadMoved(Exception):
+    pass
+
+
+def _missed_deadline(ladder: Ladder, *, started_at, last_event_at, now) -> str | None:
+    if now - started_at > timedelta(seconds=ladder.match_deadline_seconds):
+        return f"missed the match deadline of {ladder.match_deadline_seconds} s"
+    if now - last_event_at > timedelta(seconds=ladder.move_deadline_seconds):
+        return f"missed the move deadline of {ladder.move_deadline_seconds} s"
+    return None
+
+
 @transaction.atomic
-def ladder_season_close(*, ladder_id: int, ends_at=None) -> LadderSeason:
-    """Archive the season's leaderboard and start the next one (resetting ratings unless carry_over)."""
-    ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
-    now = timezone.now()
-    standings = [
+def _late_people_forfeit(ladder_match: LadderMatch, ladder: Ladder, now) -> bool:
+    match = Match.objects.select_for_update().get(pk=ladder_match.match_id)
+    if match.is_finished:
+        return False
+    head_seq, last_event_at = (
+        MatchEvent.objects.filter(match=match).order_by("-seq").values_list("seq", "created_at").first()
+        or (0, match.created_at)
+    )
+    reason = _missed_deadline(ladder, started_at=match.created_at, last_event_at=last_event_at, now=now)
+    if reason is None:
+        return False
+    people = dict(match.seats.filter(user__isnull=False).values_list("index", "user_id"))
+    snapshot = match_snapshot(match)
+    if snapshot.seq != head_seq:
+        raise _HeadMoved
+    late = sorted(seat for seat in match_game(match).decision(snapshot.state).seats if seat in people)
+    if not late:
+        return False  # chance or a bot is due: a worker plays it, and no bot is forfeited for a late worker
+    expected = head_seq + 1
+    for seat in late:
+        try:
+            result = match_forfeit(match_id=match.pk, seat=seat, reason=reason)
+        except Conflict:
+            raise _HeadMoved from None
+        if result.event.seq != expected:
+            raise _HeadMoved  # rolls the forfeit back with the rest of this transaction
+        expected = (result.appended[-1].seq if result.appended else result.event.seq) + 1
+        _no_show_count(ladder, match, seat, entry_id=ladder_match.entries[seat])
+        # Several people may have been due at once (simultaneous choices): each late one forfeits,
+        # while the match goes on and still waits for them.
+        if result.snapshot is None:
+            break
+        still_due = match_game(match).decision(result.snapshot.state).seats
+        if not any(other in still_due for other in late if other > seat):
+            break
+    return True
+
+
+def _no_show_count(ladder: Ladder, match: Match, seat: int, *, entry_id: int) -> None:
+    if MatchEvent.objects.filter(match=match, seat=seat, kind=MatchEvent.Kind.ACTION).exists():
+        return  # it played, then stopped: a forfeit, not a no-show
+    entry = LadderEntry.objects.select_for_update().get(pk=entry_id)
+    entry.no_shows += 1
+    entry.save(update_fields=["no_shows"])
+    if entry.no_shows >= ladder.no_show_limit and not entry.is_paused:
+        entry_pause(entry_id=entry.pk, reason=LadderEntry.Pause.NO_SHOWS)
+
+
+def _standings(ladder: Ladder, entries) -> list[dict]:
+    rows = sorted(
+        (entry for entry in entries if entry.games > 0), key=lambda entry: (-entry.ordinal, entry.pk)
+    )
+    return [
+        {
+            "position": position, "entry": entry.pk, "competitor": entry.label, "mu": entry.mu,
+            "sigma": entry.sigma, "ordinal": entry.ordinal, "games": entry.games,
+            "provisional": skill.is_provisional(
+                skill.Skill(entry.mu, entry.sigma), entry.games, seats=ladder.seats_per_match,
+                max_sigma=ladder.provisional_sigma,
+            ),
+        }
+        for position, entry in enumerate(rows, start=1)
+    ]
+
+
+def _season_standings_refresh(ladder: Ladder, season: int) -> None:
+    """An archived season's final leaderboard again, after a match it started was rated late: the
+    entries still in that season give their rating now, the others the one they closed it with."""
+    archived = LadderSeason.objects.filter(ladder=ladder, number=season).first()
+    if archived is None:
+        return
+    closed_with = {row["entry"]: row for row in archived.standings}
+    still = {entry.pk: entry for entry in ladder.entries.select_related("user").filter(season=season)}
+    rows = [
+        {key: row[key] for key in ("entry", "competitor", "mu", "sigma", "ordinal", "games")}
+        for entry_id, row in closed_with.items() if entry_id not in still
+    ]
+    rows += [
         {"entry": entry.pk, "competitor": entry.label, "mu": entry.mu, "sigma": entry.sigma,
          "ordinal": entry.ordinal, "games": entry.games}
-        for entry in ladder.entries.select_related("user").filter(games__gt=0).order_by("-ordinal", "pk")
+        for entry in still.values() if entry.games > 0
     ]
-    archived = LadderSeason.objects.create(
-        ladder=ladder, number=ladder.season, started_at=ladder.season_started_at, ended_at=now, standings=standings
-    )
-    ladder.season += 1
-    ladder.season_started_at = now
-    ladder.season_ends_at = ends_at
-    ladder.save(update_fields=["season", "season_started_at", "season_ends_at"])
-    if not ladder.carry_over:
+    rows.sort(key=lambda row: (-row["ordinal"], row["entry"]))
+    for position, row in enumerate(rows, start=1):
+        row["position"] = position
+        row["provisional"] = skill.is_provisional(
+            skill.Skill(row["mu"], row["sigma"]), row["games"], seats=ladder.seats_per_match,
+            max_sigma=ladder.provisional_sigma,
+        )
+    archived.standings = rows
+    archived.save(update_fields=["standings"])
+
+
+def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> LadderSeason | None:
+    """Close the ladder's season now: rate what has finished, archive the final leaderboard, and start
+    the next season (ending `season_length_days` later, if the ladder has a length).
+
+    The reset (unless `carry_over`): each entry keeps its mu and its sigma grows
+    (`skill.season_reset`), and its game count starts again. An entry still playing a match of the
+    closing season keeps that season's rating until the match is rated, in the season it started;
+    then it enters the new season the same way, and the archive's standings take the late result.
+    """
+    ladder_ratings_apply(ladder_id=ladder_id)
+    with transaction.atomic():
+        ladder = _ladder_managed(ladder_id, by)
+        _refuse_archived(ladder)
+        if due_by is not None and (ladder.season_ends_at is None or ladder.season_ends_at > due_by):
+            return None  # closed meanwhile, or its end moved
+        _ratings_batch_apply(ladder_id, RATING_BATCH * 50)  # anything that finished since, in this lock
+        ladder.refresh_from_db()
+        now = now or timezone.now()
+        entries = list(ladder.entries.select_related("user").filter(season=ladder.season))
+        archived = LadderSeason.objects.create(
+            ladder=ladder, number=ladder.season, started_at=ladder.season_started_at, ended_at=now,
+            standings=_standings(ladder, entries),
+        )
+        ladder.season += 1
+        ladder.season_started_at = now
+        ladder.season_ends_at = (
+            now + timedelta(days=ladder.season_length_days) if ladder.season_length_days else None
+        )
+        ladder.save(update_fields=["season", "season_started_at", "season_ends_at"])
+        busy = set()
+        for ids in LadderMatch.objects.filter(round__ladder=ladder, match__status=Match.Status.RUNNING).values_list(
+            "entries", flat=True
+        ):
+            busy.update(ids)
         initial = _initial(ladder)
-        for entry in ladder.entries.all():
-            _set_skill(entry, initial)
-            entry.games = 0
-            entry.save(update_fields=["mu", "sigma", "ordinal", "games"])
-    return archived
+        moved = [entry for entry in entries if entry.pk not in busy]
+        for entry in moved:
+            _entry_season_enter(entry, ladder.season, ladder=ladder, initial=initial)
+        _entries_ratings_save(moved)
+        return archived
+
+
+def ladders_seasons_close_due(*, now=None) -> list[int]:
+    """Close every season whose `season_ends_at` has passed (beat, every minute); returns ladder ids."""
+    now = now or timezone.now()
+    closed = []
+    for ladder_id in Ladder.objects.filter(season_ends_at__lte=now, archived_at__isnull=True).values_list("pk", flat=True):
+        if ladder_season_close(ladder_id=ladder_id, now=now, due_by=now) is not None:
+            closed.append(ladder_id)
+    return closed

@@ -159,15 +159,39 @@ def is_provisional(
     skill: Skill,
     games: int,
     *,
+    seats: int = 2,
     min_games: int = PROVISIONAL_MIN_GAMES,
     max_sigma: float = PROVISIONAL_MAX_SIGMA,
 ) -> bool:
-    """True while a rating is not yet trustworthy: fewer than `min_games` rated games, or sigma
-    still above `max_sigma` (default 2/3 of the initial 25/3, about 5.56).
+    """True while a rating is not yet trustworthy.
 
-    Both conditions, because each alone fails somewhere: games alone would settle a newcomer who
-    only met other newcomers (their sigma stays high); sigma alone would settle a player after three
-    duels under Thurstone-Mosteller, which shrinks sigma far faster than Plackett-Luce (5.2 vs 7.1
-    after three games against settled opponents, simulated).
+    Duels (`seats` 2): fewer than `min_games` rated games, or sigma still above `max_sigma` (default
+    2/3 of the initial 25/3, about 5.56). Both conditions, because each alone fails somewhere: games
+    alone would settle a newcomer who only met other newcomers (their sigma stays high); sigma alone
+    would settle a player after three duels under Thurstone-Mosteller, which shrinks sigma far faster
+    than Plackett-Luce (5.2 vs 7.1 after three games against settled opponents, simulated).
+
+    Pods of 3 to 5: sigma above `max_sigma`, and nothing else. A game of k players compares each with
+    k - 1 others, so a count of games means something different at each table size; sigma is what
+    the model itself knows. A ladder names its threshold (`Ladder.provisional_sigma`): under
+    Plackett-Luce a pool of newcomers clears 5.56 after about 17, 24 and 27 games at 3, 4 and 5
+    seats, under Thurstone-Mosteller after 1 to 3 games, so a Thurstone-Mosteller ladder of pods
+    wants a lower one (docs/ratings.md).
     """
+    if seats >= 3:
+        return skill.sigma > max_sigma
     return games < min_games or skill.sigma > max_sigma
+
+
+# A new season keeps what the ladder learnt about everyone (mu) but is less sure of it: sigma grows as
+# if a third of a newcomer's uncertainty came back, sigma' = sqrt(sigma^2 + (sigma0/3)^2), never past
+# sigma0 (so a newcomer's rating is unchanged). A settled sigma of 1 becomes about 2.96, of 3 about
+# 4.08: a returning player settles again within a few games, and the season's board starts from the
+# last season's order without pinning it.
+SEASON_SIGMA_RETURN: Final = 1.0 / 3.0
+
+
+def season_reset(skill: Skill, *, initial: Skill) -> Skill:
+    """The rating an entry starts the next season with: mu kept, sigma inflated (see above)."""
+    sigma = math.sqrt(skill.sigma**2 + (initial.sigma * SEASON_SIGMA_RETURN) ** 2)
+    return Skill(skill.mu, min(sigma, initial.sigma))

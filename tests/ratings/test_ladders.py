@@ -137,9 +137,19 @@ def test_closing_a_season_archives_the_leaderboard_and_resets_unless_carried_ove
     assert archived.number == 1 and archived.standings[0]["competitor"] == top["competitor"]
     ladder.refresh_from_db()
     assert ladder.season == 2
-    assert all(entry.games == 0 and entry.mu == skill.Skill.initial().mu for entry in ladder.entries.all())
+    initial = skill.Skill.initial()
+    for entry in ladder.entries.all():  # the documented reset: mu kept, sigma inflated, games from 0
+        closed = next(row for row in archived.standings if row["entry"] == entry.pk)
+        assert entry.season == 2 and entry.games == 0 and entry.mu == closed["mu"]
+        assert closed["sigma"] < entry.sigma <= initial.sigma
+        assert entry.sigma == skill.season_reset(skill.Skill(closed["mu"], closed["sigma"]), initial=initial).sigma
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     assert selectors.ratings_rebuild(ladder=ladder).ok
+    carried = bot_ladder(slug="carried", carry_over=True)
+    play_rounds(carried, 1, django_capture_on_commit_callbacks)
+    before = {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in carried.entries.all()}
+    services.ladder_season_close(ladder_id=carried.pk)
+    assert {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in carried.entries.all()} == before
 
 
 def test_a_seat_that_misses_its_move_deadline_forfeits_and_the_match_is_rated(

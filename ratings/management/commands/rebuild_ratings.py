@@ -1,9 +1,9 @@
 """Recompute every ladder rating from the finished matches and prove it equals the live one."""
 
 from django.core.management.base import BaseCommand, CommandError
-
 from tqdm import tqdm
 
+from core.checks import read_model_checked
 from ratings.models import Ladder
 from ratings.selectors import RebuildReport, ratings_rebuild
 from ratings.services import ladder_get, ladder_ratings_apply
@@ -36,6 +36,11 @@ class Command(BaseCommand):
             self.stderr.write(line)
         if report.unrated_matches:
             self.stderr.write(f"finished but never rated: matches {report.unrated_matches} (use --rate-missing)")
+        read_model_checked.send(
+            sender=self.__class__, check="rebuild_ratings", ok=report.ok, problems=list(report.disagreements),
+            summary=f"{report.ladders} ladder(s), {report.matches_rated} rated match(es), "
+            f"{len(report.disagreements)} disagreement(s), {len(report.unrated_matches)} never rated",
+        )
         if not report.ok:
             raise CommandError("the live ratings differ from a rebuild")
         self.stdout.write(
