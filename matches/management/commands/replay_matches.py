@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.checks import read_model_checked
 from engines.registry import get_game
 from engines.replay import replay
 from matches.models import Match
@@ -40,6 +41,10 @@ class Command(BaseCommand):
                 disagreements.append(f"match {match.pk}: stored status {match.status} disagrees with the replay")
         for line in disagreements:
             self.stderr.write(line)
+        read_model_checked.send(
+            sender=self.__class__, check="replay_matches", ok=not disagreements, problems=disagreements,
+            summary=f"{matches.count()} match(es) replayed, {len(disagreements)} disagreement(s)",
+        )
         if disagreements:
             raise CommandError(f"{len(disagreements)} disagreement(s) between logs and stored results")
         self.stdout.write(self.style.SUCCESS(f"All {matches.count()} match(es) replay to their stored results."))

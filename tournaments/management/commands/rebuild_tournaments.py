@@ -4,6 +4,7 @@ each saved state snapshot against the log too."""
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from core.checks import read_model_checked
 from tournaments.models import Tournament
 from tournaments.selectors import (
     tournament_log,
@@ -50,6 +51,10 @@ class Command(BaseCommand):
             differences += [f"{current.slug}: {problem}" for problem in tournament_snapshot_problems(current, events)]
         for line in differences:
             self.stderr.write(line)
+        read_model_checked.send(
+            sender=self.__class__, check="rebuild_tournaments", ok=not differences, problems=differences,
+            summary=f"{tournaments.count()} tournament(s) rebuilt, {len(differences)} difference(s)",
+        )
         if differences:
             raise CommandError(f"{len(differences)} projection(s) differ from their logs")
         self.stdout.write(self.style.SUCCESS(f"All {tournaments.count()} tournament(s): projections equal their logs."))

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class SnakepitConfig(AppConfig):
+    name = "snakepit"
+    verbose_name = "Snakepit"
+
+    def ready(self) -> None:
+        # The operations page's records listen in every process (web, worker, management commands):
+        # the read-model checks' answers and Celery's failed tasks (snakepit/pages/ops_records.py).
+        from snakepit.pages import ops_records  # noqa: F401
