@@ -1,4 +1,8 @@
+import logging
+
 from django.apps import AppConfig
+
+logger = logging.getLogger(__name__)
 
 
 class RatingsConfig(AppConfig):
@@ -13,10 +17,18 @@ class RatingsConfig(AppConfig):
 
 def _rate_when_finished(sender, match_id: int, **kwargs) -> None:
     """Queue the ladder's rating run, unless a run is already due to find this match
-    (`ratings.selectors.ladder_to_rate_after`): one task per burst of finishes, not one per match."""
+    (`ratings.selectors.ladder_to_rate_after`): one task per burst of finishes, not one per match.
+
+    The match has committed when this runs. A broker that is down must not turn the move that
+    finished it into an error: the failure is logged, and beat's sweep (`ladders_rate_missing`)
+    queues the run within a minute."""
     from ratings.selectors import ladder_to_rate_after
     from ratings.tasks import ladder_ratings_apply
 
     ladder_id = ladder_to_rate_after(match_id=match_id)
-    if ladder_id is not None:
+    if ladder_id is None:
+        return
+    try:
         ladder_ratings_apply.delay(ladder_id)
+    except Exception:
+        logger.warning("could not queue the rating run of ladder %s (match %s); the sweep will", ladder_id, match_id, exc_info=True)

@@ -39,8 +39,9 @@ def ladders_rate_missing() -> list[int]:
 
 @shared_task(acks_late=True)
 def ladders_enforce_deadlines() -> int:
-    """Beat runs this every minute: forfeit the seats past a deadline, then sweep for ratings a lost
-    run left undone (one sweep for the ladders' liveness)."""
+    """Beat runs this every minute: forfeit the people past a deadline, sweep for ratings a lost run
+    left undone, and close the seasons whose end has passed (one sweep for the ladders' liveness)."""
     forfeited = len(services.ladder_deadlines_enforce())
     ladders_rate_missing()
+    services.ladders_seasons_close_due()
     return forfeited
