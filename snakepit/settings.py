@@ -114,6 +114,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The play boards' filters (snakepit/pages/play_tags.py), loaded as `{% load play %}`.
+            "libraries": {"play": "snakepit.pages.play_tags"},
         },
     },
 ]
@@ -179,6 +181,14 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "snakepit"}}
+# The operations page's records (the last read-model checks, failed Celery tasks: snakepit/pages/
+# ops_records.py) are written by workers and commands and read by the web process: Redis when there is
+# one, else files under var/, never a cache private to one process.
+CACHES["ops"] = (
+    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "snakepit-ops"}
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "ops-cache")}
+)
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
@@ -226,7 +236,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/api/auth/login/"
+LOGIN_URL = "/accounts/sign-in/"  # the pages' sign-in (snakepit/pages/accounts.py); the API keeps its own
 LOGIN_REDIRECT_URL = "/api/"
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

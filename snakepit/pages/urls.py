@@ -5,7 +5,7 @@ Names the frame (base.html) looks up, defined by the play/accounts/ops modules w
 
 from django.urls import path
 
-from snakepit.pages import decks, ladders, matches, tournaments
+from snakepit.pages import accounts, decks, ladders, matches, play, tournaments
 
 app_name = "pages"
 
@@ -20,4 +20,14 @@ urlpatterns = [
     path("matches/<int:match_id>/", matches.match_detail, name="match-detail"),
     path("matches/<int:match_id>/verify/", matches.match_verify_page, name="match-verify"),
     path("decks/", decks.deck_check_page, name="deck-check"),
+    # Playing in the browser, accounts and the operations page (play.py, accounts.py, ops.py).
+    path("play/", play.my_matches, name="my-matches"),
+    path("play/new/", play.play_new, name="play-new"),
+    path("play/<int:match_id>/", play.play_match, name="play"),
+    path("play/<int:match_id>/live/", play.play_live, name="play-live"),
+    path("play/<int:match_id>/head/", play.play_head, name="play-head"),
+    path("accounts/sign-in/", accounts.sign_in, name="sign-in"),
+    path("accounts/sign-up/", accounts.sign_up, name="sign-up"),
+    path("accounts/sign-out/", accounts.sign_out, name="sign-out"),
+    path("accounts/token/", accounts.api_token, name="api-token"),
 ]

@@ -1,0 +1,352 @@
+"""Playing in the browser: a seated player's page of a match (their seat's view drawn for the game,
+their legal actions as buttons and forms), a new match against bots, and the list of one's matches.
+
+The page shows exactly what the API's `view` answers for the same person: the engine's view for the
+seat they hold (a spectator's when they hold none), legal actions only for that seat, and the log with
+every payload the seat may not read withheld. An action goes through
+`matches.services.match_submit_action`, as the API's does, with the seq the page was drawn at and an
+idempotency key made when the page was drawn, so a double click or a resent form writes once.
+
+Each game draws its view with `play/<game key>.html`; a game without one gets `play/generic.html`, the
+readable rendering of any view (snakepit.pages.rendering), and so a playable page on day one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.db.models import Case, Max, When
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils.crypto import salted_hmac
+from django.views.decorators.http import require_http_methods
+
+from api.limits import MAX_IDEMPOTENCY_KEY
+from api.matches import match_create_with_decks
+from api.throttles import ActionThrottle, CreateThrottle, ScopeThrottle
+from core.errors import ApplicationError, Forbidden
+from decks.selectors import deck_list_for_owner
+from engines.registry import all_games, get_game
+from matches import selectors, services
+from matches.models import Match
+from snakepit.pages.common import paginate, render_page, wants_fragment
+from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
+from snakepit.pages.rendering import view_html
+
+RECENT_EVENTS = 12  # the log's tail shown beside the board; the replay page has the whole of it
+POLL_MILLISECONDS = 2000
+
+
+def board_template_name(game_key: str) -> str:
+    """The game's own drawing of a view, or the generic one when the game has none yet."""
+    name = f"play/{game_key}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return "play/generic.html"
+    return name
+
+
+def _seats(match: Match) -> list[dict[str, Any]]:
+    return [
+        {"index": seat.index, "label": seat.label, "is_bot": bool(seat.bot), "user_id": seat.user_id}
+        for seat in match.seats.all()
+    ]
+
+
+def _requested_seat(request: HttpRequest) -> int | None:
+    raw = request.GET.get("seat") or request.POST.get("seat") or ""
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 3:
+        raise ApplicationError("seat is a seat number", code="request/invalid_query")
+    return int(raw)
+
+
+def _outcome_lines(match: Match, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    outcome = match.outcome or {}
+    ranks = outcome.get("ranks") or []
+    scores = outcome.get("scores") or []
+    lines = []
+    for seat in seats:
+        index = seat["index"]
+        lines.append(
+            {
+                "seat": seat,
+                "rank": ranks[index] if index < len(ranks) else None,
+                "score": scores[index] if index < len(scores) else None,
+            }
+        )
+    return sorted(lines, key=lambda line: (line["rank"] is None, line["rank"] or 0, line["seat"]["index"]))
+
+
+def play_context(
+    request: HttpRequest, match: Match, *, error: ApplicationError | ActionFormError | None = None
+) -> dict:
+    """Everything the play page and its live fragment draw, read as the requesting person may see it."""
+    seat = selectors.match_viewer_seat(match, request.user, _requested_seat(request))
+    snapshot = selectors.match_snapshot(match)
+    match.refresh_from_db(fields=["status", "outcome", "finished_at"])
+    game = selectors.match_game(match)
+    decision = game.decision(snapshot.state)
+    view = game.view(snapshot.state, seat)
+    seats = _seats(match)
+    to_act = seat is not None and match.status == Match.Status.RUNNING and seat in decision.seats
+    legal = game.legal_actions(snapshot.state, seat) if to_act else []
+    board = board_template_name(match.game)
+    events = selectors.match_event_listing(
+        match, viewer_seat=seat, after=max(snapshot.seq - RECENT_EVENTS, 0)
+    )
+    return {
+        "section": "play",
+        "match": match,
+        "game": game.spec,
+        "seat": seat,
+        "held_seats": selectors.match_seat_indices(match, request.user),
+        "seats": seats,
+        "seq": snapshot.seq,
+        "decision": decision,
+        "waiting_on": [seats[index] for index in sorted(decision.seats) if index < len(seats)],
+        "view": view,
+        "view_tree": view_html(view) if board == "play/generic.html" else "",
+        "board_template": board,
+        "to_act": to_act,
+        "groups": action_groups(legal),
+        "idempotency_key": _idempotency_key(request, match, seat, snapshot.seq) if to_act else "",
+        "events": list(reversed(events)),
+        "outcome": _outcome_lines(match, seats) if match.is_finished else [],
+        "error": error,
+        "poll_ms": POLL_MILLISECONDS,
+        "live_url": reverse("pages:play-live", args=[match.pk]) + _seat_query(seat),
+        "head_url": reverse("pages:play-head", args=[match.pk]) + _seat_query(seat),
+    }
+
+
+def _seat_query(seat: int | None) -> str:
+    return f"?seat={seat}" if seat is not None else ""
+
+
+def _idempotency_key(request: HttpRequest, match: Match, seat: int, seq: int) -> str:
+    """One key per person, seat and position: the page drawn twice at the same seq offers the same key
+    (so a refreshed form stays the same form), and a form sent twice writes once."""
+    return salted_hmac("snakepit.play", f"{request.user.pk}:{match.pk}:{seat}:{seq}").hexdigest()[:40]
+
+
+def head_context(request: HttpRequest, match: Match) -> dict:
+    """What the page polls for: the log's head and whose move it is, nothing else (no form, so an
+    unchanged position answers the same text and the board is left alone)."""
+    seat = selectors.match_viewer_seat(match, request.user, _requested_seat(request))
+    snapshot = selectors.match_snapshot(match)
+    match.refresh_from_db(fields=["status", "outcome", "finished_at"])
+    decision = selectors.match_game(match).decision(snapshot.state)
+    seats = _seats(match)
+    return {
+        "match": match,
+        "seat": seat,
+        "seq": snapshot.seq,
+        "decision": decision,
+        "waiting_on": [seats[index] for index in sorted(decision.seats) if index < len(seats)],
+        "to_act": seat is not None and match.status == Match.Status.RUNNING and seat in decision.seats,
+    }
+
+
+def _render(request: HttpRequest, match: Match, *, status: int = 200, error=None) -> HttpResponse:
+    return render_page(
+        request,
+        page="play/match.html",
+        fragment="play/_live.html",
+        context=play_context(request, match, error=error),
+        status=status,
+    )
+
+
+def _throttled(request: HttpRequest, throttle: ScopeThrottle) -> ApplicationError | None:
+    if throttle.allow_request(request, None):
+        return None
+    wait = int(throttle.wait() or 1)
+    return ApplicationError(
+        f"Too many requests; try again in {wait} s.", code="request/throttled", status=429
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def play_match(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match through the requester's seat; a POST is their action."""
+    try:
+        match = selectors.match_get(match_id=match_id)
+        if request.method == "POST":
+            return _act(request, match)
+        return _render(request, match)
+    except ApplicationError as error:
+        return _refused(request, error)
+
+
+def play_live(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The live part of the play page alone, for live.js's polling (and a plain link to it)."""
+    try:
+        match = selectors.match_get(match_id=match_id)
+        return render_page(
+            request, page="play/_live.html", fragment="play/_live.html", context=play_context(request, match)
+        )
+    except ApplicationError as error:
+        return _refused(request, error)
+
+
+def play_head(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The log's head and whose move it is: polled by the play page, which redraws the board when it
+    changes (static/snakepit/play.js)."""
+    try:
+        match = selectors.match_get(match_id=match_id)
+        return render_page(
+            request, page="play/_head.html", fragment="play/_head.html", context=head_context(request, match)
+        )
+    except ApplicationError as error:
+        return _refused(request, error)
+
+
+def _refused(request: HttpRequest, error: ApplicationError) -> HttpResponse:
+    return render_page(
+        request,
+        page="play/refused.html",
+        context={"section": "play", "error": error},
+        status=error.status,
+    )
+
+
+def _act(request: HttpRequest, match: Match) -> HttpResponse:
+    if not request.user.is_authenticated:
+        raise Forbidden("sign in to play", code="auth/not_signed_in")
+    throttled = _throttled(request, ActionThrottle())
+    if throttled is not None:
+        return _render(request, match, status=throttled.status, error=throttled)
+    expected = request.POST.get("expected_seq", "")
+    key = request.POST.get("idempotency_key", "")
+    if not expected.isdigit() or len(expected) > 10 or len(key) > MAX_IDEMPOTENCY_KEY:
+        error = ActionFormError("this form is not one this page made; here is the match as it is now")
+        return _render(request, match, status=400, error=error)
+    try:
+        action = action_from_form(request.POST)
+    except ActionFormError as error:
+        return _render(request, match, status=400, error=error)
+    try:
+        services.match_submit_action(
+            match_id=match.pk,
+            user=request.user,
+            action=action,
+            expected_seq=int(expected),
+            seat=_requested_seat(request),
+            idempotency_key=key or None,
+        )
+    except ApplicationError as error:
+        return _render(request, match, status=error.status, error=error)
+    if wants_fragment(request):
+        return _render(request, match)
+    return redirect(request.get_full_path(), permanent=False)  # GET after POST: a reload never resends
+
+
+# --- a new match against bots ----------------------------------------------------------------------
+
+
+class NewMatchForm(forms.Form):
+    """You and bots: the game, how many bots, which bot, and for a game played with decks, your deck."""
+
+    game = forms.ChoiceField()
+    bots = forms.IntegerField(min_value=1, max_value=7, initial=1, label="Bots at the table")
+    bot = forms.ChoiceField(label="Bot", choices=[("heuristic", "heuristic"), ("random", "random")])
+    deck = forms.ChoiceField(required=False, label="Your deck (Rag'n'Guns)")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(game.spec.key, game.spec.name) for game in all_games()]
+        decks = deck_list_for_owner(owner=user)[:100]
+        self.fields["deck"].choices = [("", "—")] + [
+            (deck.share_id, deck.name or deck.share_id) for deck in decks
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        game = get_game(data["game"])
+        seats = data["bots"] + 1
+        if not game.spec.min_players <= seats <= game.spec.max_players:
+            self.add_error(
+                "bots",
+                f"{game.spec.name} seats {game.spec.min_players} to {game.spec.max_players}: "
+                f"{game.spec.min_players - 1} to {game.spec.max_players - 1} bots beside you",
+            )
+        if data["bot"] not in game.bots():
+            self.add_error("bot", f"{game.spec.name} has no bot {data['bot']!r}")
+        if game.spec.needs_deck and not data.get("deck"):
+            self.add_error(
+                "deck",
+                f"{game.spec.name} is played with one of your saved decks (build one on the Decks page)",
+            )
+        return data
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_new(request: HttpRequest) -> HttpResponse:
+    form = NewMatchForm(
+        request.POST or None, user=request.user, initial={"game": request.GET.get("game", "rat-snake")}
+    )
+    error = None
+    if request.method == "POST" and form.is_valid():
+        error = _throttled(request, CreateThrottle())
+        if error is None:
+            data = form.cleaned_data
+            me: dict[str, Any] = {"user": request.user.get_username()}
+            if get_game(data["game"]).spec.needs_deck:
+                me["deck"] = data["deck"]
+            try:
+                match = match_create_with_decks(
+                    game_key=data["game"],
+                    options={},
+                    seats=[me] + [{"bot": data["bot"]}] * data["bots"],
+                    created_by=request.user,
+                )
+            except ApplicationError as refused:
+                error = refused
+            else:
+                return redirect("pages:play", match_id=match.pk)
+    status = error.status if error else (400 if form.errors else 200)
+    return render_page(
+        request,
+        page="play/new.html",
+        context={"section": "play", "form": form, "error": error},
+        status=status,
+    )
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """The matches the signed-in person holds a seat in, running ones first, with whose move it is."""
+    matches = (
+        Match.objects.filter(seats__user=request.user)
+        .distinct()
+        .annotate(last_event_at=Max("events__created_at"))
+        .prefetch_related("seats__user")
+        .order_by(Case(When(status=Match.Status.RUNNING, then=0), default=1), "-created_at", "-id")
+    )
+    status = request.GET.get("status", "")
+    if status in Match.Status.values:
+        matches = matches.filter(status=status)
+    page_obj = paginate(request, matches)
+    rows = []
+    for match in page_obj:
+        held = [seat.index for seat in match.seats.all() if seat.user_id == request.user.pk]
+        your_move = False
+        if match.status == Match.Status.RUNNING:
+            your_move = bool(set(held) & selectors.match_decision(match).seats)
+        rows.append({"match": match, "held": held, "your_move": your_move})
+    return render_page(
+        request,
+        page="play/mine.html",
+        context={"section": "play", "page_obj": page_obj, "rows": rows, "status": status},
+    )

@@ -1,0 +1,23 @@
+/* The play page: live.js polls the small head of the match (#play-head); when the head changes (an
+   event was appended), the board and the actions (#play-live) are fetched once and redrawn. The board
+   is not polled itself, so a choice being made in a form is not wiped while nothing happens.
+   Without JavaScript, the page reloads itself while it waits for others (a <noscript> refresh). */
+(function () {
+  "use strict";
+  var pending = false;
+  document.addEventListener("live:updated", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-play-head]")) return;
+    var board = document.getElementById("play-live");
+    var status = event.target.querySelector("[data-seq]");
+    var shown = board && board.querySelector("[data-seq]");
+    if (!board || pending || (status && shown && status.getAttribute("data-seq") === shown.getAttribute("data-seq"))) return;
+    pending = true;
+    fetch(board.getAttribute("data-play-src"), {
+      credentials: "same-origin", cache: "no-store", headers: { "X-Live": "1", "X-Requested-With": "XMLHttpRequest" }
+    }).then(function (response) {
+      return response.ok ? response.text() : null;
+    }).then(function (html) {
+      if (html !== null && window.SnakepitLive) window.SnakepitLive.swap(board, html);
+    }).catch(function () { /* the next change of the head tries again */ }).then(function () { pending = false; });
+  });
+})();

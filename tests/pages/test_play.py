@@ -1,0 +1,260 @@
+"""Playing in the browser, server side: the legal actions as buttons and fields, a form back to an action,
+a move through the same service as the API (expected seq, idempotency key), errors inline with nothing
+written, each game's own board and the generic one for a game without, and the new-match form."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+
+import pytest
+
+from engines import registry
+from engines.registry import game_keys, get_game
+from matches.models import Match, MatchEvent
+from matches.selectors import match_decision, match_head_seq, match_snapshot
+from matches.services import SeatSpec, match_create
+from snakepit.pages.play import board_template_name
+from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
+
+pytestmark = pytest.mark.django_db
+
+
+def post_data(**fields):
+    from django.http import QueryDict
+
+    data = QueryDict(mutable=True)
+    for key, value in fields.items():
+        data[key] = value
+    return data
+
+
+# --- legal actions -> groups -> form -> action -----------------------------------------------------
+
+
+def test_a_small_group_is_buttons_each_posting_its_whole_action():
+    groups = action_groups([{"type": "continue"}, {"type": "bow_out"}, {"type": "leave_ring"}])
+    assert [group.style for group in groups] == ["buttons"] * 3
+    assert json.loads(groups[1].buttons[0].value) == {"type": "bow_out"}
+    assert groups[1].buttons[0].label == "bow out"
+
+
+def test_every_combination_of_values_becomes_one_field_per_parameter():
+    bets = [
+        {"type": "side_bet", "prediction": prediction, "stake": stake}
+        for prediction in ("rats_out", "twists_a_win")
+        for stake in range(1, 11)
+    ]
+    [no_bet, side_bet] = action_groups([{"type": "no_bet"}, *bets])
+    assert no_bet.style == "buttons"
+    assert side_bet.style == "fields"
+    prediction, stake = sorted(side_bet.parameters, key=lambda parameter: parameter.name)
+    assert (stake.minimum, stake.maximum) == (1, 10) and not stake.choices
+    assert [json.loads(choice.value) for choice in prediction.choices] == ["rats_out", "twists_a_win"]
+    action = action_from_form(post_data(**{"type": "side_bet", "param.prediction": '"twists_a_win"', "param.stake": "7"}))
+    assert action == {"type": "side_bet", "prediction": "twists_a_win", "stake": 7}
+    assert action in bets
+
+
+def test_one_parameter_is_one_list_of_its_values():
+    attacks = [{"type": "attack", "cards": cards} for cards in (["1"], ["2"], ["4"], ["1", "2"], ["1", "4"], ["2", "4"])]
+    attacks += [{"type": "attack", "cards": ["1", "2", "4"]}, {"type": "attack", "cards": ["2", "patch-up"]}, {"type": "attack", "cards": []}]
+    [group] = action_groups(attacks)
+    [cards] = group.parameters
+    assert group.style == "fields" and cards.minimum is None
+    assert [choice.label for choice in cards.choices][-2:] == ["2, patch up", "nothing"]
+    posted = action_from_form(post_data(**{"type": "attack", "param.cards": cards.choices[7].value}))
+    assert posted == attacks[7]
+
+
+def test_a_group_that_is_not_every_combination_is_one_list_of_its_actions():
+    uses = [{"type": "use", "card": "scavenge", "pick": str(pick)} for pick in range(1, 9)]
+    uses.append({"type": "use", "card": "distract", "pick": "1"})
+    [group] = action_groups(uses)
+    assert group.style == "list" and not group.parameters
+    assert [json.loads(choice.value) for choice in group.choices] == uses
+    assert group.choices[-1].label == "card: distract · pick: 1"
+    assert action_from_form(post_data(action=group.choices[3].value)) == uses[3]
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"action": "{not json"}, "not a value"),
+        ({"action": '["a list"]'}, "not one this page offered"),
+        ({"action": '{"no": "type"}'}, "not one this page offered"),
+        ({"action": json.dumps({"type": "x", "deep": [[[[[[[[1]]]]]]]]})}, "not a value"),
+        ({"action": json.dumps({"type": "x", "pad": "y" * 5000})}, "longer than"),
+        ({"type": ""}, "choose an action"),
+        ({"type": "side_bet", "param.stake": ""}, "fill in stake"),
+        ({"type": "side_bet", "param.stake": "99999999999999"}, "out of range"),
+        ({"type": "side_bet", "param.": "1"}, "never offered"),
+    ],
+)
+def test_a_form_that_describes_no_action_is_refused_with_a_reason(fields, message):
+    with pytest.raises(ActionFormError, match=message):
+        action_from_form(post_data(**fields))
+
+
+# --- a move through the page ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rat_snake_vs_bot(users):
+    match = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")], seed=bytes(32)
+    )
+    return match
+
+
+def signed_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def decide_for(match, seat):
+    """The first legal action of `seat` now, and the head seq."""
+    snapshot = match_snapshot(match)
+    game = get_game(match.game)
+    return game.legal_actions(snapshot.state, seat)[0], snapshot.seq
+
+
+def test_a_seated_player_sees_their_move_and_makes_it_through_the_service(client, users, rat_snake_vs_bot):
+    match = rat_snake_vs_bot
+    signed_in(client, users["alice"])
+    page = client.get(f"/play/{match.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'data-board="rat-snake"' in html
+    assert 0 in match_decision(match).seats and 'id="play-actions"' in html
+    action, seq = decide_for(match, 0)
+    assert json.dumps(action, separators=(",", ":"), sort_keys=True).replace('"', "&quot;") in html
+    key = html.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
+    response = client.post(
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "action": json.dumps(action)}
+    )
+    assert response.status_code == 302 and response["Location"] == f"/play/{match.pk}/"
+    mine = MatchEvent.objects.get(match=match, seq=seq + 1)
+    assert (mine.seat, mine.payload, mine.actor_id) == (0, action, users["alice"].pk)
+    assert mine.idempotency_key == f"{users['alice'].pk}:{key}"
+    # The same form sent again (a double click, a resend) writes nothing more.
+    head = match_head_seq(match)
+    again = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "action": json.dumps(action)})
+    assert again.status_code == 302 and match_head_seq(match) == head
+
+
+def test_a_stale_or_illegal_move_is_shown_inline_and_writes_nothing(client, users, rat_snake_vs_bot):
+    match = rat_snake_vs_bot
+    signed_in(client, users["alice"])
+    action, seq = decide_for(match, 0)
+    stale = client.post(f"/play/{match.pk}/", {"expected_seq": seq + 5, "idempotency_key": "k1", "action": json.dumps(action)})
+    assert stale.status_code == 409
+    assert "match/stale_seq" in stale.content.decode() and "moved on while you chose" in stale.content.decode()
+    illegal = client.post(
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k2", "action": '{"type": "fly_away"}'}
+    )
+    assert illegal.status_code == 422 and 'role="alert"' in illegal.content.decode()
+    tampered = client.post(f"/play/{match.pk}/", {"expected_seq": "x", "action": json.dumps(action)})
+    assert tampered.status_code == 400
+    assert match_head_seq(match) == seq
+
+
+def test_a_live_request_answers_with_the_fragment_and_an_action_from_it_too(client, users, rat_snake_vs_bot):
+    match = rat_snake_vs_bot
+    signed_in(client, users["alice"])
+    fragment = client.get(f"/play/{match.pk}/live/", HTTP_X_LIVE="1").content.decode()
+    assert "<main" not in fragment and 'data-board="rat-snake"' in fragment
+    head = client.get(f"/play/{match.pk}/head/", HTTP_X_LIVE="1").content.decode()
+    assert "your move" in head and "<form" not in head and "csrf" not in head
+    # Polled twice with nothing appended, the head and the fragment answer the same text (the board is
+    # then left alone, with whatever choice is half made in its forms).
+    assert client.get(f"/play/{match.pk}/head/", HTTP_X_LIVE="1").content.decode() == head
+    action, seq = decide_for(match, 0)
+    response = client.post(
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k3", "action": json.dumps(action)}, HTTP_X_LIVE="1"
+    )
+    assert response.status_code == 200 and "<main" not in response.content.decode()
+    assert match_head_seq(match) > seq
+
+
+def test_someone_without_a_seat_sees_a_spectators_page_and_cannot_act(client, users, rat_snake_vs_bot):
+    match = rat_snake_vs_bot
+    anonymous = client.get(f"/play/{match.pk}/").content.decode()
+    assert "what a spectator sees" in anonymous and 'id="play-actions"' not in anonymous
+    action, seq = decide_for(match, 0)
+    assert client.post(f"/play/{match.pk}/", {"expected_seq": seq, "action": json.dumps(action)}).status_code == 403
+    signed_in(client, users["bob"])
+    refused = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "b", "action": json.dumps(action)})
+    assert refused.status_code == 403 and "seat/not_yours" in refused.content.decode()
+    assert client.get(f"/play/{match.pk}/?seat=0").status_code == 403
+    assert client.get("/play/999999/").status_code == 404
+    assert match_head_seq(match) == seq
+
+
+def test_every_game_has_its_own_board():
+    assert {key: board_template_name(key) for key in game_keys()} == {key: f"play/{key}.html" for key in game_keys()}
+
+
+def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_one(client, users, monkeypatch):
+    """A new game (here Rat-Snake under another key, as a new registry entry would be) has a playable
+    page before anyone draws it."""
+    plain = copy.copy(get_game("rat-snake"))
+    plain.spec = replace(plain.spec, key="plain-snake", name="Plain Snake")
+    monkeypatch.setitem(registry._ENGINES, "plain-snake", "engines.ratsnake:GAME")
+    monkeypatch.setitem(registry._loaded, "plain-snake", plain)
+    match = match_create(game_key="plain-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
+    assert board_template_name("plain-snake") == "play/generic.html"
+    signed_in(client, users["alice"])
+    html = client.get(f"/play/{match.pk}/").content.decode()
+    assert 'data-board="generic"' in html and 'class="view-tree"' in html and "Purses" in html
+    action, seq = decide_for(match, 0)
+    client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "g", "action": json.dumps(action)})
+    assert MatchEvent.objects.filter(match=match, seq=seq + 1, seat=0).exists()
+
+
+@pytest.mark.parametrize("game_key, seats", [("rattlebones", 2), ("rattlesnake", 2), ("the-greatest-snake", 3)])
+def test_each_games_board_draws_a_seats_view(client, users, game_key, seats):
+    match = match_create(
+        game_key=game_key, seats=[SeatSpec(user=users["alice"])] + [SeatSpec(bot="random")] * (seats - 1)
+    )
+    signed_in(client, users["alice"])
+    response = client.get(f"/play/{match.pk}/")
+    assert response.status_code == 200 and f'data-board="{game_key}"' in response.content.decode()
+
+
+def test_a_ragnguns_board_is_drawn_for_a_player_who_brought_a_saved_deck(client, users):
+    from decks.services import deck_create
+    from engines.ragnguns import load_prebuilt
+
+    prebuilt = load_prebuilt()[0]
+    version = deck_create(owner=users["alice"], name="Mine", gunslinger=prebuilt.gunslinger, cards=list(prebuilt.cards))
+    signed_in(client, users["alice"])
+    response = client.post("/play/new/", {"game": "ragnguns", "bots": 1, "bot": "heuristic", "deck": version.deck.share_id})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-board="ragnguns"' in page and "Cylinder" in page
+
+
+def test_the_new_match_form_checks_what_it_is_given(client, users):
+    signed_in(client, users["alice"])
+    assert client.get("/play/new/").status_code == 200
+    too_many = client.post("/play/new/", {"game": "rattlesnake", "bots": 3, "bot": "heuristic"})
+    assert too_many.status_code == 400 and "bots-errors" in too_many.content.decode()
+    no_deck = client.post("/play/new/", {"game": "ragnguns", "bots": 1, "bot": "heuristic"})
+    assert no_deck.status_code == 400 and "deck-errors" in no_deck.content.decode()
+    unknown = client.post("/play/new/", {"game": "chess", "bots": 1, "bot": "heuristic"})
+    assert unknown.status_code == 400
+    assert not Match.objects.exists()
+    made = client.post("/play/new/", {"game": "rat-snake", "bots": 2, "bot": "random"})
+    match = Match.objects.get()
+    assert made["Location"] == f"/play/{match.pk}/"
+    assert [seat.label for seat in match.seats.order_by("index")] == ["alice", "bot:random", "bot:random"]
+
+
+def test_my_matches_lists_only_mine_with_whose_move_it_is(client, users, rat_snake_vs_bot):
+    other = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["bob"]), SeatSpec(bot="random")])
+    assert client.get("/play/").status_code == 302  # sign in first
+    signed_in(client, users["alice"])
+    html = client.get("/play/").content.decode()
+    assert f'href="/play/{rat_snake_vs_bot.pk}/"' in html and f'href="/play/{other.pk}/"' not in html
+    assert ("your move" in html) == (0 in match_decision(rat_snake_vs_bot).seats)
