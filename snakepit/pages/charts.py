@@ -65,7 +65,9 @@ def rating_chart(points: list[RatingPoint], *, title: str, width: int = 720, hei
             for v in _ticks(low, high)
         ),
     )
-    game_ticks = sorted({round(first + span * k / 4) for k in range(5)}) if last > first else [first]
+    game_ticks = (
+        sorted({first + span * k // 4 for k in range(5)}) if span > 8 else list(range(first, last + 1))
+    )
     x_labels = format_html_join(
         "",
         '<text x="{}" y="{}" text-anchor="middle">{}</text>',

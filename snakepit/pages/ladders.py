@@ -59,7 +59,8 @@ def ladder_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse
     entry = ladder.entries.select_related("user").filter(pk=entry_id).first()
     if entry is None:
         raise Http404(f"no entry {entry_id} on ladder {slug}")
-    changes = list(entry_history(entry=entry).select_related("rated_match"))
+    # The selector gives the newest first (as the API pages it); the chart runs oldest to newest.
+    changes = list(entry_history(entry=entry).order_by("rated_match_id"))
     start = (
         RatingPoint(
             game=0, mu=changes[0].mu_before, sigma=changes[0].sigma_before, ordinal=changes[0].ordinal_before

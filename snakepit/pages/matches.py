@@ -80,6 +80,11 @@ def replay_step(match: Match, *, step: int) -> ReplayStep:
     )
 
 
+def _without_you(view: dict[str, Any]) -> dict[str, Any]:
+    """A view less its `you` (the seat it was made for), to tell whether a seat saw more than a spectator."""
+    return {key: value for key, value in view.items() if key != "you"}
+
+
 def _payload_text(payload: Any) -> str:
     text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
     return text if len(text) <= EVENT_PAYLOAD_CHARS else text[: EVENT_PAYLOAD_CHARS - 1] + "…"
@@ -116,7 +121,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "replay": replay,
         "following": following or (replay.step == replay.head),
         "spectator_html": view_html(replay.spectator_view),
-        "seat_views_html": [(label, view_html(view)) for label, view in replay.seat_views],
+        "seat_views_html": [
+            (label, view_html(view), _without_you(view) == _without_you(replay.spectator_view))
+            for label, view in replay.seat_views
+        ],
         "first_url": f"{url}?step=0",
         "back_url": f"{url}?step={max(replay.step - 1, 0)}",
         "forward_url": f"{url}?step={min(replay.step + 1, replay.head)}",

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.errors import NotFound
+from snakepit.pages.bracket import bracket_svg
 from snakepit.pages.common import paginate, render_page
 from tournaments.formats import lifecycle
 from tournaments.models import Tournament
@@ -33,25 +35,67 @@ def _tournament_or_404(slug: str) -> Tournament:
     return tournament
 
 
+# What each tie-break column means (the acronyms of FIDE's C.07 and the MTR that the standings use).
+TIEBREAK_NAMES = {
+    "PTS": "points",
+    "DE": "direct encounter",
+    "WIN": "games won",
+    "WON": "games won over the board",
+    "BPG": "games played with black",
+    "BWG": "games won with black",
+    "PS": "progressive score",
+    "GE": "games elected to play",
+    "BH": "Buchholz: the sum of the opponents' scores",
+    "BH-C1": "Buchholz cut 1: Buchholz without the lowest opponent",
+    "BH-M1": "median Buchholz: without the highest and lowest opponent",
+    "AOB": "average of opponents' Buchholz",
+    "FB": "fore Buchholz",
+    "SB": "Sonneborn-Berger: beaten opponents' scores, half of drawn ones'",
+    "KS": "Koya system",
+    "ARO": "average rating of opponents",
+    "TPR": "tournament performance rating",
+    "PTP": "perfect tournament performance",
+    "APRO": "average perfect rating of opponents",
+    "APPO": "average perfect performance of opponents",
+    "OMW%": "opponents' match-win percentage",
+    "GW%": "game-win percentage",
+    "OGW%": "opponents' game-win percentage",
+    "SEED": "seed, instead of drawing lots",
+}
+
+
+def player_names(tournament: Tournament) -> dict[str, str]:
+    return {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+
+
 def standings_rows(tournament: Tournament) -> list[dict[str, Any]]:
     """The stored standings, as `/api/tournaments/<slug>/standings/` gives them, with each row's
-    explanation flattened into (tiebreak, lines) pairs for the page."""
-    names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+    explanation put into words: (column, [one line per round's term]) pairs."""
+    names = player_names(tournament)
     rows = []
     for stored in tournament.standings.order_by("rank", "player"):
         row = {**stored.row, "rank": stored.rank, "player": stored.player}
         row["name"] = names.get(stored.player, stored.player)
         row["explain_lines"] = [
-            (label, lines if isinstance(lines, list) else [lines])
-            for label, lines in (row.get("explain") or {}).items()
+            (label, [_term_text(term, names) for term in (terms if isinstance(terms, list) else [terms])])
+            for label, terms in (row.get("explain") or {}).items()
         ]
         rows.append(row)
     return rows
 
 
-def tiebreak_columns(rows: list[dict[str, Any]]) -> list[str]:
-    """Every tiebreak any row carries, in the order the first row lists them; each row gets its
-    `tiebreak_cells` in that order (a blank where it has none)."""
+def _term_text(term: Any, names: dict[str, str]) -> str:
+    """One number behind a tie-break, `[round, opponent, value]`, in words; anything else as it is."""
+    if isinstance(term, list) and len(term) == 3 and isinstance(term[0], int):
+        number, opponent, value = term
+        against = names.get(opponent, opponent) if opponent is not None else "no opponent (unplayed)"
+        return f"round {number} vs {against}: {number_text(value)}"
+    return str(term)
+
+
+def tiebreak_columns(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Every tiebreak any row carries (with what it means), in the order the rows list them; each row
+    gets its `tiebreak_cells` in that order (a blank where it has none)."""
     columns: list[str] = []
     for row in rows:
         for name in row.get("tiebreaks") or {}:
@@ -60,7 +104,7 @@ def tiebreak_columns(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         values = row.get("tiebreaks") or {}
         row["tiebreak_cells"] = [(name, number_text(values.get(name))) for name in columns]
-    return columns
+    return [(name, TIEBREAK_NAMES.get(name, name)) for name in columns]
 
 
 def number_text(value: Any) -> str:
@@ -96,7 +140,7 @@ def rounds_of_tables(tournament: Tournament) -> list[dict[str, Any]]:
         "match_key", "match_id"
     ):
         matches.setdefault(key, []).append(match_id)
-    names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+    names = player_names(tournament)
     rounds: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for table in tournament.tables.order_by("round", "pk"):
         labels = [names.get(player, player) for player in table.players]
@@ -113,29 +157,51 @@ def rounds_of_tables(tournament: Tournament) -> list[dict[str, Any]]:
     return [{"round": number, "stage": stage, "tables": tables} for (number, stage), tables in rounds.items()]
 
 
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament_or_404(slug)
-    head = tournament_head(tournament)
+def bracket_context(tournament: Tournament, state) -> dict[str, Any]:
+    """The bracket as SVG and its champion, for a tournament with an elimination stage (else empty)."""
+    tree = lifecycle.bracket(state)
+    if tree is None:
+        return {"bracket_svg": "", "champion": ""}
+    names = player_names(tournament)
+    urls = {
+        key: reverse("pages:match-detail", args=[match_id])
+        for key, match_id in tournament.matches.order_by("game_number").values_list("match_key", "match_id")
+    }  # the latest game of each table wins
+    champion = tree.get("champion")
+    return {
+        "bracket_svg": bracket_svg(tree, names=names, match_urls=urls),
+        "champion": names.get(champion, champion) if champion else "",
+    }
+
+
+def tournament_context(tournament: Tournament) -> dict[str, Any]:
+    state = tournament_head(tournament).state
     rows = standings_rows(tournament)
-    context = {
-        "section": "tournaments",
+    return {
         "tournament": tournament,
-        "summary": lifecycle.summary(head.state),
+        "summary": lifecycle.summary(state),
         "standings": rows,
         "tiebreaks": tiebreak_columns(rows),
         "rounds": rounds_of_tables(tournament),
+        **bracket_context(tournament, state),
     }
-    return render_page(request, page="pages/tournament_detail.html", context=context)
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_or_404(slug)
+    context = {"section": "tournaments", **tournament_context(tournament)}
+    return render_page(
+        request, page="pages/tournament_detail.html", fragment="pages/_tournament_body.html", context=context
+    )
 
 
 @xframe_options_exempt
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
     """The read-only bracket alone, for another site's iframe: the one view exempt from X-Frame-Options."""
     tournament = _tournament_or_404(slug)
-    rows = standings_rows(tournament)
     return render_page(
         request,
         page="pages/tournament_embed.html",
         fragment="pages/_embed_body.html",
-        context={"tournament": tournament, "standings": rows, "tiebreaks": tiebreak_columns(rows)},
+        context=tournament_context(tournament),
     )

@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", matches.match_detail, name="match-detail"),
     path("matches/<int:match_id>/verify/", matches.match_verify_page, name="match-verify"),
     path("decks/", decks.deck_check_page, name="deck-check"),
+    path("decks/<str:share_id>/", decks.deck_detail, name="deck-detail"),
     # Playing in the browser, accounts and the operations page (play.py, accounts.py, ops.py).
     path("play/", play.my_matches, name="my-matches"),
     path("play/new/", play.play_new, name="play-new"),

@@ -6,7 +6,8 @@
      [data-live-pause] (a replay stepped back into the past) skips polls until it is gone.
    <a data-live-target="#replay" href="?step=4">  (or a <form data-live-target="#box">)
      fetches the link (or submits the form) and swaps the target's content in place; the browser's
-     address follows, so a reload or a shared link shows the same thing.
+     address follows a link (and a GET form marked data-live-history), so a reload or a shared
+     link shows the same thing.
 
    Every request carries `X-Live: 1`: the server answers such a request with the fragment alone.
    Without JavaScript, the links and forms work as plain links and forms and a reload refreshes. */
@@ -93,7 +94,7 @@
       target.removeAttribute("aria-busy");
       // A 4xx answer is a fragment too (a form with its errors inline): show it.
       swap(target, result.text);
-      if (method === "GET") window.history.replaceState(null, "", url);
+      if (method === "GET" && form.hasAttribute("data-live-history")) window.history.replaceState(null, "", url);
       var focus = target.querySelector("[data-live-focus]");
       if (focus) focus.focus();
     }).catch(function () { form.submit(); });
