@@ -14,6 +14,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     extend_schema_serializer,
 )
 from rest_framework import exceptions, permissions, serializers, status, viewsets
@@ -142,6 +143,9 @@ class NormalisedDeckSerializer(serializers.Serializer):
 class DeckCheckSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     violations = ViolationSerializer(many=True, help_text="Every violation at once; empty when legal.")
+    warnings = ViolationSerializer(
+        many=True, help_text="Lines of a pasted list that were skipped (text/ignored_line); never make a deck illegal."
+    )
     deck = NormalisedDeckSerializer()
 
 
@@ -149,6 +153,7 @@ class DeckVersionSerializer(serializers.ModelSerializer):
     gunslinger = serializers.SerializerMethodField()
     frozen_for = serializers.SerializerMethodField()
     violations = ViolationSerializer(many=True, read_only=True)
+    warnings = serializers.SerializerMethodField()
 
     class Meta:
         model = DeckVersion
@@ -160,6 +165,7 @@ class DeckVersionSerializer(serializers.ModelSerializer):
             "cards",
             "legal",
             "violations",
+            "warnings",
             "source_text",
             "frozen_at",
             "frozen_for",
@@ -168,6 +174,10 @@ class DeckVersionSerializer(serializers.ModelSerializer):
 
     def get_gunslinger(self, version: DeckVersion) -> str | None:
         return version.gunslinger or None
+
+    @extend_schema_field(ViolationSerializer(many=True))
+    def get_warnings(self, version: DeckVersion) -> list[dict]:
+        return deck_selectors.deck_version_warnings(version)
 
     def get_frozen_for(self, version: DeckVersion) -> list[str]:
         return version.frozen_for.splitlines()

@@ -74,6 +74,11 @@ class DeckCheckResult:
     def violations(self) -> list[dict[str, Any]]:
         return [violation.to_dict() for violation in self.check.violations]
 
+    @property
+    def warnings(self) -> list[dict[str, Any]]:
+        """What the reader of a pasted list skipped (prose before the list), line by line."""
+        return [warning.to_dict() for warning in self.check.warnings]
+
     def deck(self) -> dict[str, Any]:
         """The normalised deck: card ids, sorted; entries naming no card kept as given."""
         return {
@@ -84,7 +89,7 @@ class DeckCheckResult:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"legal": self.legal, "violations": self.violations, "deck": self.deck()}
+        return {"legal": self.legal, "violations": self.violations, "warnings": self.warnings, "deck": self.deck()}
 
 
 def catalogue_get() -> Catalogue:
@@ -182,6 +187,14 @@ def deck_cards_check(fmt: Format, gunslinger: str | None, cards: list[str]) -> D
     return DeckCheckResult(check_deck(catalogue, fmt, gunslinger, cards), catalogue.version)
 
 
+def deck_version_warnings(version: DeckVersion) -> list[dict[str, Any]]:
+    """The lines of a version's pasted list that its reader skipped; none for a deck sent as ids."""
+    if not version.source_text:
+        return []
+    parsed = parse_deck_text(version.source_text, catalogue_get())
+    return [warning.to_dict() for warning in parsed.warnings]
+
+
 def deck_version_recheck(version: DeckVersion, fmt: Format) -> DeckCheckResult:
     """A saved version checked again, today, in `fmt`: from its pasted list if it came as one."""
     if version.source_text:
@@ -249,12 +262,13 @@ def deck_versions(*, deck: Deck) -> QuerySet[DeckVersion]:
 
 def deck_export_text(*, deck: Deck, version: DeckVersion) -> str:
     """The version as a deck list a person can read and paste back (`deck_to_text`'s canonical form),
-    headed by the deck's name and a "Format:" line so that pasting it back checks the same format."""
+    headed by a "Deck:" line with its name and a "Format:" line, so that pasting it back names the
+    deck the same and checks the same format."""
     catalogue = catalogue_get()
     body = deck_to_text(catalogue, version.gunslinger or None, version.cards)
     head = []
     if deck.name.strip():
-        head.append(f"# {' '.join(deck.name.split())}")
+        head.append(f"Deck: {' '.join(deck.name.split())}")
     head.append(f"Format: {version.format}")
     return "\n".join(head) + "\n" + body
 

@@ -40,6 +40,10 @@ TEXT_CODES = (
     "text/unparsable_line",  # a line of a pasted deck list that is not a card, header, comment or blank
     "text/duplicate_gunslinger",  # a second "Gunslinger:" line
 )
+# Warnings never make a deck illegal: they say what the reader skipped, so nothing vanishes unseen.
+WARNING_CODES = (
+    "text/ignored_line",  # a line of prose before the list begins (a note, a greeting), skipped
+)
 _ORDER = {code: i for i, code in enumerate(TEXT_CODES + DECK_CODES)}
 
 
@@ -70,6 +74,7 @@ class DeckCheck:
     gunslinger: str | None  # card id, or the entry as given when unknown; None when missing
     cards: list[str]  # card ids (unknown entries as given), sorted
     format: str  # format key
+    warnings: list[Violation] = field(default_factory=list)  # WARNING_CODES: what a pasted list lost
 
     @property
     def codes(self) -> list[str]:
@@ -82,6 +87,7 @@ class DeckCheck:
             "gunslinger": self.gunslinger,
             "cards": list(self.cards),
             "violations": [violation.to_dict() for violation in self.violations],
+            "warnings": [warning.to_dict() for warning in self.warnings],
         }
 
 
@@ -366,7 +372,12 @@ _PREFIX_COUNT_GLUED = re.compile(r"^(?P<count>\d+)[xX×](?P<name>\S.*)$")
 _SUFFIX_COUNT = re.compile(r"^(?P<name>.+?)\s+[xX×]\s*(?P<count>\d+)$")
 _LONE_COUNT = re.compile(r"^[xX×]\s*\d+$")  # "x3" alone
 _BULLET = re.compile(r"^[-*•]\s+")
-_INLINE_COMMENT = re.compile(r"\s+#.*$")
+_INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+_META_COMMENT = re.compile(r"\s{2,}(?:#|//).*$")
+_COMMENT_STARTS = ("#", "//")
+# Pasted from a file saved on Windows, or from a page: byte-order marks and zero-width characters
+# are invisible in the list but would hide a card's name from the catalogue.
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
 
 
 @dataclass(frozen=True)
@@ -375,6 +386,7 @@ class ParsedDeck:
     cards: list[str]  # as written, one entry per copy
     problems: list[Violation]  # text/* codes, with line numbers
     meta: dict[str, str] = field(default_factory=dict)  # "Deck:", "Name:", "Title:", "Format:" lines
+    warnings: list[Violation] = field(default_factory=list)  # WARNING_CODES, with line numbers
 
 
 @dataclass(frozen=True)
@@ -421,21 +433,32 @@ def _read_count(number: int, raw: str, line: str) -> tuple[str, int] | Violation
 def parse_deck_text(text: str, catalogue: Catalogue) -> ParsedDeck:
     """Read a pasted deck list. Never raises: lines it cannot read become `text/unparsable_line`.
 
-    One card a line, optionally counted ("1 Machete", "1x Machete", "Machete x1"); blank lines,
-    `#` comments and section headers ("Weapons (3)", "Traps:") are skipped. The GUNSLINGER is the
-    "Gunslinger: Buffalo Kid" line; without one, the first card under a "Gunslinger" header or else
-    the first line naming a GUNSLINGER card. Names are kept as written for `check_deck`, which
-    reports unknown names with a did-you-mean.
+    One card a line, optionally counted ("1 Machete", "2x Machete", "Machete x2"); blank lines,
+    `#` and `//` comments, byte-order marks and section headers ("Weapons (3)", "Traps:") are
+    skipped. Lines of prose before the list begins (a greeting, a note on the build: lines that
+    name no card and come close to none) are skipped with a `text/ignored_line` warning; once the
+    list has begun, such a line is an unknown card. The GUNSLINGER is the "Gunslinger: Buffalo Kid"
+    line; without one, the first GUNSLINGER under a "Gunslinger" header or else the first line
+    naming a GUNSLINGER card. Names are kept as written for `check_deck`, which reports unknown
+    names with a did-you-mean.
     """
     problems: list[Violation] = []
+    warnings: list[Violation] = []
     meta: dict[str, str] = {}
     explicit: list[tuple[int, str]] = []  # (line number, name) of "Gunslinger: X" lines
     card_lines: list[_Line] = []
     section: str | None = None
+    list_begun = False
 
-    for number, raw in enumerate(str(text).splitlines(), start=1):
+    for number, raw in enumerate(str(text).translate(_INVISIBLE).splitlines(), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        if not line or line.startswith(_COMMENT_STARTS):
+            continue
+        # A deck's name keeps a "#" or "//" of its own (it survives an export and an import): on these
+        # lines only a comment set off by two or more spaces is one.
+        key_value = _KEY_VALUE.match(_META_COMMENT.sub("", line))
+        if key_value and name_key(key_value["key"]) in _META_KEYS and key_value["value"].strip():
+            meta[name_key(key_value["key"])] = key_value["value"].strip()
             continue
         line = _INLINE_COMMENT.sub("", line)
         line = _BULLET.sub("", line).strip()
@@ -445,6 +468,7 @@ def parse_deck_text(text: str, catalogue: Catalogue) -> ParsedDeck:
         # Whole-line card names first, so a future card called "Traps" or "Big Guns (2)" still reads.
         if catalogue.resolve(line) is not None:
             card_lines.append(_Line(number, line, 1, section))
+            list_begun = True
             continue
 
         key_value = _KEY_VALUE.match(line)
@@ -452,12 +476,14 @@ def parse_deck_text(text: str, catalogue: Catalogue) -> ParsedDeck:
             key, value = name_key(key_value["key"]), key_value["value"].strip()
             if key == "gunslinger" and value:
                 explicit.append((number, value))
+                list_begun = True
                 continue
             if key in _META_KEYS and value:
                 meta[key] = value
                 continue
             if not value:  # "Weapons:", "Gunslinger:", "Sideboard:" ...
                 section = _TYPE_HEADERS.get(key)
+                list_begun = True
                 continue
 
         counted = _COUNTED_HEADER.match(line)
@@ -466,22 +492,39 @@ def parse_deck_text(text: str, catalogue: Catalogue) -> ParsedDeck:
             if catalogue.resolve(title) is not None:
                 hint = f"write '{int(counted['count'])} {title.strip()}' to count copies"
                 problems.append(_unparsable(number, raw, "a card name followed by a bracketed count", hint))
+                list_begun = True
                 continue
             if _has_letter(title):
                 section = _TYPE_HEADERS.get(name_key(title))
+                list_begun = True
                 continue
 
         bare_key = name_key(line)
         if bare_key in _TYPE_HEADERS or bare_key in _OTHER_HEADERS:
             section = _TYPE_HEADERS.get(bare_key)
+            list_begun = True
             continue
 
         read = _read_count(number, raw, line)
         if isinstance(read, Violation):
             problems.append(read)
+            list_begun = True
             continue
         name, count = read
+        if not list_begun and name == line and not catalogue.suggest(name):
+            warnings.append(
+                Violation(
+                    "text/ignored_line",
+                    f"line {number}: names no card and comes before the list; skipped as a note: "
+                    f"{_q(raw.strip())}",
+                    [],
+                    "if it is a card, check its spelling; notes can also start with '#' or '//'",
+                    line=number,
+                )
+            )
+            continue
         card_lines.append(_Line(number, name, count, section))
+        list_begun = True
 
     gunslinger: str | None = None
     cards: list[str] = []
@@ -502,15 +545,20 @@ def parse_deck_text(text: str, catalogue: Catalogue) -> ParsedDeck:
         count = entry.count
         if gunslinger is None and not explicit:
             in_deck_context = catalogue.resolve(entry.name, gunslinger=False)
-            if entry.section == "GUNSLINGER" or (
-                in_deck_context is not None and in_deck_context.is_gunslinger
-            ):
+            as_gunslinger = catalogue.resolve(entry.name, gunslinger=True)
+            # Under a "Gunslinger" header (even a blank "Gunslinger:" line) only a GUNSLINGER, or a
+            # name that is no card at all, fills the slot: a Machete there stays a card, and the
+            # empty slot is reported as `deck/no_gunslinger`.
+            under_header = entry.section == "GUNSLINGER" and (
+                as_gunslinger is None or as_gunslinger.is_gunslinger
+            )
+            if under_header or (in_deck_context is not None and in_deck_context.is_gunslinger):
                 gunslinger = entry.name
                 count -= 1
         cards.extend([entry.name] * count)
 
     problems.sort(key=lambda v: v.line or 0)
-    return ParsedDeck(gunslinger=gunslinger, cards=cards, problems=problems, meta=meta)
+    return ParsedDeck(gunslinger=gunslinger, cards=cards, problems=problems, meta=meta, warnings=warnings)
 
 
 def check_deck_text(catalogue: Catalogue, fmt: Format | str, text: str) -> DeckCheck:
@@ -524,6 +572,7 @@ def check_deck_text(catalogue: Catalogue, fmt: Format | str, text: str) -> DeckC
         gunslinger=result.gunslinger,
         cards=result.cards,
         format=result.format,
+        warnings=parsed.warnings,
     )
 
 
@@ -540,14 +589,14 @@ def deck_to_text(
 ) -> str:
     """Write a deck in the canonical text form that `parse_deck_text` reads back to the same deck.
 
-    A "Gunslinger: <name>" line, then the cards grouped by type (Actions, Weapons, Items, Traps,
+    A "Deck: <title>" line when titled, a "Gunslinger: <name>" line, then the cards grouped by type (Actions, Weapons, Items, Traps,
     Backups) under "Weapons (3)" headers, each group sorted by name; copies as "2 Machete"; entries
     naming no card last, under "Unknown (n)", as given. A name that would read back as another card
     (a GUNSLINGER sharing a BACKUP's name) is written as its id.
     """
     lines: list[str] = []
     if title:
-        lines.append(f"# {_single_line(title)}")
+        lines.append(f"Deck: {_single_line(title)}")
     if gunslinger is not None and str(gunslinger).strip():
         slot = catalogue.resolve(str(gunslinger), gunslinger=True)
         if slot is None:

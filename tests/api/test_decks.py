@@ -60,6 +60,7 @@ def test_ids_and_names_in_any_case_and_without_accents_check_the_same_deck(clien
     assert by_id == {
         "legal": True,
         "violations": [],
+        "warnings": [],
         "deck": {
             "format": "standard",
             "catalogue_version": CATALOGUE.version,
@@ -360,7 +361,7 @@ def test_an_edit_makes_a_new_version_and_the_old_one_stays_readable_and_exportab
     assert "High Noon" in old.content.decode() and "Gatling Gun" not in old.content.decode()
     current = anonymous.get(f"{url}export/").content.decode()
     assert (
-        "Gatling Gun" in current and "Format: frontier" in current and current.startswith("# Stampede II\n")
+        "Gatling Gun" in current and "Format: frontier" in current and current.startswith("Deck: Stampede II\n")
     )
     assert_error(anonymous.get(f"{url}export/", {"version": 9}), 404, "deck/version_not_found")
     assert_error(alice.put(url, {"name": "no deck"}, format="json"), 400, "deck/no_cards")
@@ -449,3 +450,13 @@ def test_checking_a_deck_reads_no_database(client_for, django_assert_num_queries
     with django_assert_num_queries(0):
         body = check(client_for(), {"gunslinger": "buffalo-kid", "cards": legal_cards()})
     assert body["legal"] is True
+
+
+def test_pasted_prose_comes_back_as_warnings_beside_a_legal_check_and_a_saved_deck(client_for, users):
+    prose = "Hi all, here is the list I took to the county fair!\n\n"
+    text = prose + "Gunslinger: Buffalo Kid\n" + "\n".join(names(legal_cards())) + "\n"
+    body = check(client_for(None), {"text": text})
+    assert body["legal"] is True, body
+    assert [(w["code"], w["line"]) for w in body["warnings"]] == [("text/ignored_line", 1)]
+    saved = create(client_for(users["alice"]), {"text": text, "name": "County fair"})
+    assert saved["current"]["warnings"][0]["line"] == 1 and saved["current"]["legal"] is True

@@ -188,10 +188,19 @@ class TestSavedDecks:
     def test_export_reads_back_as_the_same_deck(self, users):
         version = save(users["alice"], illegal_cards(), format_key="frontier", name="Two machetes")
         text = deck_selectors.deck_export_text(deck=version.deck, version=version)
-        assert text.startswith("# Two machetes\nFormat: frontier\nGunslinger: Buffalo Kid\n")
+        assert text.startswith("Deck: Two machetes\nFormat: frontier\nGunslinger: Buffalo Kid\n")
         again = deck_selectors.deck_check(text=text)
         assert again.deck()["cards"] == version.cards and again.deck()["format"] == "frontier"
         assert again.violations == version.violations
+
+    def test_the_name_survives_export_and_import(self, users):
+        name = "Guns // Roses #2"
+        version = save(users["alice"], format_key="frontier", name=name)
+        text = deck_selectors.deck_export_text(deck=version.deck, version=version)
+        imported = deck_services.deck_create(owner=users["bob"], text=text)
+        assert imported.deck.name == name
+        assert imported.cards == version.cards and imported.gunslinger == version.gunslinger
+        assert imported.format == "frontier"
 
 
 @pytest.mark.django_db

@@ -154,7 +154,7 @@ def test_canonical_form() -> None:
     deck = next(d for d in PREBUILT if d.id == "stampede-at-dawn")
     text = deck_to_text(CAT, deck.gunslinger, deck.cards, title=deck.name)
     lines = text.splitlines()
-    assert lines[0] == "# Stampede at Dawn"
+    assert lines[0] == "Deck: Stampede at Dawn"
     assert lines[1] == "Gunslinger: Buffalo Kid"
     headers = [line for line in lines if line.endswith(")")]
     assert headers == ["Actions (3)", "Weapons (7)", "Items (1)", "Traps (2)", "Backups (2)"]
@@ -207,3 +207,97 @@ def test_the_documented_example_parses() -> None:
         "Brass Knuckles",
         "Señorita Rosa",
     ]
+
+
+# -- what people paste (issue #19): each case its own test ------------------------------------------
+
+STAMPEDE = PREBUILT[0]
+
+
+def stampede_text(*, head: str = "", gunslinger_line: str | None = None, between: str = "\n") -> str:
+    """The first pre-built deck as a person would type it, one card a line."""
+    line = f"Gunslinger: {CAT.get(STAMPEDE.gunslinger).name}" if gunslinger_line is None else gunslinger_line
+    cards = between.join(CAT.get(card).name for card in STAMPEDE.cards)
+    return f"{head}{line}\n{cards}\n"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_line() -> None:
+    check = check_deck_text(CAT, "standard", "\ufeff" + stampede_text())
+    assert check.legal, check.violations
+    assert check.gunslinger == STAMPEDE.gunslinger
+
+
+def test_zero_width_characters_inside_a_name_are_dropped() -> None:
+    text = stampede_text().replace("Machete", "Mach\u200bete")
+    assert check_deck_text(CAT, "standard", text).legal
+
+
+def test_blank_lines_anywhere() -> None:
+    text = "\n\n" + stampede_text(between="\n\n  \n").replace("Gunslinger:", "\n\nGunslinger:") + "\n\n\n"
+    check = check_deck_text(CAT, "standard", text)
+    assert check.legal and check.warnings == []
+
+
+def test_slash_comments_whole_line_and_inline() -> None:
+    text = "// built for Saturday\n" + stampede_text().replace("Machete\n", "Machete // the cheap one\n")
+    check = check_deck_text(CAT, "standard", text)
+    assert check.legal and check.warnings == []
+
+
+@pytest.mark.parametrize("form", ["2x {name}", "2 {name}", "{name} x2", "2 x {name}", "{name} ×2"])
+def test_quantity_forms(form: str) -> None:
+    parsed = parse(form.format(name="Machete"))
+    assert parsed.cards == ["Machete", "Machete"] and parsed.problems == []
+
+
+def test_prose_before_the_list_is_skipped_with_a_warning_naming_each_line() -> None:
+    head = "Here is my list for Saturday, wish me luck!\nI built it around traps.\n\n"
+    check = check_deck_text(CAT, "standard", stampede_text(head=head))
+    assert check.legal, check.violations
+    assert [(w.code, w.line) for w in check.warnings] == [("text/ignored_line", 1), ("text/ignored_line", 2)]
+    assert "wish me luck" in check.warnings[0].detail
+    assert check.to_dict()["warnings"][1]["line"] == 2
+
+
+def test_a_misspelt_card_before_the_list_is_a_card_not_prose() -> None:
+    check = check_deck_text(CAT, "standard", "Machette\n" + stampede_text())
+    assert check.warnings == []
+    unknown = [v for v in check.violations if v.code == "deck/unknown_card"]
+    assert unknown and "Machete" in unknown[0].hint
+
+
+def test_prose_after_the_list_begins_is_an_unknown_card() -> None:
+    check = check_deck_text(CAT, "standard", stampede_text() + "thanks for reading my list everyone\n")
+    assert check.warnings == [] and "deck/unknown_card" in check.codes
+
+
+@pytest.mark.parametrize("gunslinger_line", ["Gunslinger:", "Gunslinger:   ", ""])
+def test_a_blank_or_missing_gunslinger_line_is_a_violation(gunslinger_line: str) -> None:
+    check = check_deck_text(CAT, "standard", stampede_text(gunslinger_line=gunslinger_line))
+    assert not check.legal and "deck/no_gunslinger" in check.codes
+    assert check.gunslinger is None
+    assert "deck/not_a_gunslinger" not in check.codes  # the first card stays a card
+
+
+def test_a_gunslinger_under_a_blank_gunslinger_header_fills_the_slot() -> None:
+    name = CAT.get(STAMPEDE.gunslinger).name
+    check = check_deck_text(CAT, "standard", stampede_text(gunslinger_line=f"Gunslinger:\n{name}"))
+    assert check.legal and check.gunslinger == STAMPEDE.gunslinger
+
+
+def test_every_rejected_line_is_named_with_its_number() -> None:
+    text = stampede_text() + "42\nx3\n0 Whip\n"
+    problems = parse(text).problems
+    first_extra = len(text.splitlines()) - 2
+    assert [(p.code, p.line) for p in problems] == [
+        ("text/unparsable_line", first_extra),
+        ("text/unparsable_line", first_extra + 1),
+        ("text/unparsable_line", first_extra + 2),
+    ]
+    assert all(f"line {p.line}:" in p.detail for p in problems)
+
+
+def test_a_title_survives_the_canonical_form() -> None:
+    text = deck_to_text(CAT, STAMPEDE.gunslinger, STAMPEDE.cards, title="Guns // Roses #2")
+    parsed = parse(text)
+    assert parsed.meta["deck"] == "Guns // Roses #2" and parsed.problems == []
