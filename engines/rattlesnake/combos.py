@@ -78,6 +78,14 @@ def _strongest(values: tuple[int | None, ...], run_beats_set: bool) -> Combo:
 strongest_of = _strongest
 
 
+@lru_cache(maxsize=8192)
+def strength_of(values: tuple[int | None, ...], run_beats_set: bool) -> tuple[int, int, int]:
+    """What "Winning combos" compares of the strongest combo among the numbers: a tuple of ints, so a
+    verdict is one comparison of two cached values (the numbers of one side recur far more often than
+    the pairs of both sides do)."""
+    return _strongest(values, run_beats_set).key(run_beats_set=run_beats_set)
+
+
 def attacker_wins(attack: Combo, defense: Combo, *, run_beats_set: bool = False) -> bool:
     """D: "If all previous criteria are tied, the defender wins": the attacker must be strictly ahead."""
     return attack.key(run_beats_set=run_beats_set) > defense.key(run_beats_set=run_beats_set)

@@ -26,7 +26,7 @@ from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlesnake.bots import HeuristicBot
 from engines.rattlesnake.catalogue import ABILITY, CATALOGUE, COMBAT_ABILITIES, HIGH, HIT, LOW, RANK, VALUE
-from engines.rattlesnake.combos import attacker_wins, strongest, strongest_of
+from engines.rattlesnake.combos import strength_of, strongest, strongest_of
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
     CHANCE_PHASES,
@@ -170,9 +170,13 @@ class Rattlesnake(Game[RattlesnakeState]):
             offers = _offers(hand)
             if not state.bought and state.buyable and len(hand) >= state.rules.buy_cost:
                 cost = state.rules.buy_cost
-                by_card = offers.purchases.get(cost) or offers.purchases.setdefault(cost, {})
-                for card in state.buyable:
-                    actions += by_card.get(card) or offers.purchases_of(card, cost)
+                purchases = offers.purchases
+                if cost == BASE_RULES.buy_cost:
+                    for card in state.buyable:
+                        actions += purchases.get(card) or offers.purchases_of(card, cost)
+                else:
+                    for card in state.buyable:
+                        actions += purchases.get((cost, card)) or offers.purchases_of(card, cost)
             if hand:
                 if not state.attacked:
                     actions += offers.attacks or offers.make_attacks()
@@ -425,7 +429,6 @@ def _end_turn(state: RattlesnakeState) -> None:
 # --- buying -------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=_CACHE)  # a function of the five slots: cached, like the other tuples of cards
 def _buyable(saloon: tuple[str | None, ...]) -> tuple[str, ...]:
     """The action cards on offer, each name once ("It cannot be bought": events never are)."""
     return tuple(sorted({card for card in saloon if card in ABILITY}, key=RANK.__getitem__))
@@ -593,21 +596,12 @@ def _reveal(state: RattlesnakeState) -> None:
         _declare(state)
 
 
-@lru_cache(maxsize=_CACHE)
-def _attacker_won(attack_values: tuple, defense_values: tuple, run_beats_set: bool) -> bool:
-    """Whether the attacker's strongest combo wins (the same few numbers recur: cached). Only the
-    verdict is kept, a value the garbage collector does not track; the combos come from the small
-    cache of `combos.strongest`."""
-    attack = strongest_of(attack_values, run_beats_set)
-    defense = strongest_of(defense_values, run_beats_set)
-    return attacker_wins(attack, defense, run_beats_set=run_beats_set)
-
-
 def _declare(state: RattlesnakeState) -> None:
     """Steps 4 and 5: declare the winning combo, take the Hit, discard every played card."""
     rules = state.rules
     attack_values, defense_values, rbs = state.attack_values, state.defense_values, rules.run_beats_set
-    won = _attacker_won(attack_values, defense_values, rbs)
+    # D: "If all previous criteria are tied, the defender wins": the attacker must be strictly ahead.
+    won = strength_of(attack_values, rbs) > strength_of(defense_values, rbs)
     attack, defense = strongest_of(attack_values, rbs), strongest_of(defense_values, rbs)
     attacker, defender = state.active, 1 - state.active
     taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
@@ -819,7 +813,7 @@ class Offers:
     order, and the tuples of shared actions made of them, each made the first time it is asked for.
     One per hand met (`_offers`); hands are kept in canonical order, so a hand is its own key."""
 
-    __slots__ = ("by_size", "any", "some", "attacks", "defenses", "purchases")
+    __slots__ = ("any", "attacks", "by_size", "defenses", "purchases", "some")
 
     def __init__(self, hand: tuple[str, ...]) -> None:
         chosen: list[tuple[str, ...]] = [()]
@@ -839,7 +833,8 @@ class Offers:
         self.some = flat[1:]  # all but the empty one (an attack)
         self.attacks: tuple[Action, ...] = ()
         self.defenses: tuple[Action, ...] = ()
-        self.purchases: dict[int, dict[str, tuple[Action, ...]]] = {}  # by cost, then by card
+        # by card at the usual cost, by (cost, card) at another (one dict a hand: fewer for the collector)
+        self.purchases: dict[str | tuple[int, str], tuple[Action, ...]] = {}
 
     def make_attacks(self) -> tuple[Action, ...]:
         table = _ATTACKS
@@ -854,7 +849,7 @@ class Offers:
     def purchases_of(self, card: str, cost: int) -> tuple[Action, ...]:
         table = _PURCHASES[card]
         actions = tuple([table.get(discard) or _purchase(discard, card) for discard in self.by_size[cost]])
-        self.purchases[cost][card] = actions
+        self.purchases[card if cost == BASE_RULES.buy_cost else (cost, card)] = actions
         return actions
 
 
@@ -887,9 +882,12 @@ def _purchase(discard: tuple[str, ...], card: str) -> Action:
     return action
 
 
-@lru_cache(maxsize=64)
-def _cover_actions(hand: tuple[str, ...]) -> tuple[Action, ...]:
-    return tuple({"type": "use", "card": card} for card in sorted(TAKE_COVER & set(hand)))
+def _cover_actions(hand: tuple[str, ...]) -> list[Action]:
+    return [action for card, action in _COVERS if card in hand]
+
+
+# Take Cover's one use per card, in name order (shared: nobody changes them).
+_COVERS = tuple((card, {"type": "use", "card": card}) for card in sorted(TAKE_COVER))
 
 
 @lru_cache(maxsize=_CACHE)
@@ -916,9 +914,10 @@ def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
     return actions
 
 
-@lru_cache(maxsize=_CACHE)  # a function of the card and both sides' numbers: the same few recur
-def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> tuple[Action, ...]:
-    """Every use of a card that changes revealed numbers (shared actions: nobody changes them)."""
+def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> list[Action]:
+    """Every use of a card that changes revealed numbers. Made afresh: the pairs of numbers recur too
+    seldom for a cache to pay (one hit in five), and these dicts hold no list, so the collector does
+    not track them while they live."""
     actions: list[Action] = []
     if ability == "set_value":
         for index, current in enumerate(yours):
@@ -947,7 +946,7 @@ def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> tup
             for other, value in enumerate(theirs):
                 if mine is not None and value is not None and mine != value:
                     actions.append({"type": "use", "card": card, "index": index, "other": other})
-    return tuple(actions)
+    return actions
 
 
 # --- the view -------------------------------------------------------------------------------------------
