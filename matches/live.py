@@ -26,6 +26,8 @@ from django.conf import settings
 from django.db import transaction
 
 from core.errors import ApplicationError
+from engines.entropy import Contributions
+from engines.errors import IllegalAction
 from engines.protocol import EngineState, Game
 from engines.registry import get_game
 from engines.replay import replay_from
@@ -40,6 +42,12 @@ class LiveMatch:
     seat_bots: tuple[str, ...]  # the bot at each seat ("" for a person)
     seq: int  # the sequence number of the last event the state reflects (0: none)
     state: EngineState
+    contributions: Contributions | None = None  # the seats' entropy parts, when the match takes them
+
+    def chance_key(self) -> bytes:
+        """What chance is drawn with: the seed, mixed with every seat's part when the match takes them."""
+        seed = bytes(self.match.seed)
+        return seed if self.contributions is None else self.contributions.key(seed)
 
     def belongs_to(self, match: Match) -> bool:
         """Whether this is the live state of that match row (not of another that had its key)."""
@@ -56,7 +64,8 @@ _lock = threading.Lock()
 
 
 def live_new(*, match: Match, game: Game, seat_users, seat_bots, state: EngineState) -> LiveMatch:
-    return LiveMatch(match, game, tuple(seat_users), tuple(seat_bots), 0, state)
+    contributions = Contributions(seats=len(seat_users)) if match.entropy == Match.Entropy.CONTRIBUTED else None
+    return LiveMatch(match, game, tuple(seat_users), tuple(seat_bots), 0, state, contributions)
 
 
 def live_checkout(match: Match, *, at_head: bool = False) -> LiveMatch:
@@ -136,11 +145,25 @@ def _apply_rows(live: LiveMatch, rows: list[MatchEvent]) -> None:
                 f"match {live.match.pk}: the log jumps from event {live.seq} to {row.seq}",
                 code="match/corrupt_log", status=500,
             )
-        result = replay_from(live.game, live.state, [row.to_engine()])
-        if not result.ok:
+        failure = live_apply_row(live, row)
+        if failure is not None:
             raise ApplicationError(
-                f"match {live.match.pk} does not replay: event {row.seq} fails with "
-                f"{result.failure.code}: {result.failure.detail}",
+                f"match {live.match.pk} does not replay: event {row.seq} fails with {failure.code}: {failure.detail}",
                 code="match/corrupt_log", status=500,
             )
         live.seq = row.seq
+
+
+def live_apply_row(live: LiveMatch, row: MatchEvent) -> IllegalAction | None:
+    """Advance the live state by one stored event (the engine's, or the store's own: an entropy step
+    advances the contributions; a void or a correction changes no state); the failure, if any."""
+    if row.is_engine_event:
+        return replay_from(live.game, live.state, [row.to_engine()]).failure
+    if row.kind == MatchEvent.Kind.ENTROPY:
+        if live.contributions is None:
+            return IllegalAction("this match takes no entropy from its seats", code="entropy/not_taken")
+        try:
+            live.contributions.apply(row.seat, row.payload)
+        except IllegalAction as failure:
+            return failure
+    return None

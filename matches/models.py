@@ -23,6 +23,11 @@ class Match(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running"
         FINISHED = "finished"
+        VOIDED = "voided"  # called off by staff: a `void` event, no outcome; nothing rates it
+
+    class Entropy(models.TextChoices):
+        SERVER = "server"  # chance from the committed seed alone (every match before issue #23)
+        CONTRIBUTED = "contributed"  # the seed mixed with every seat's committed part (engines.entropy)
 
     game = models.CharField(max_length=40, db_index=True)
     engine_version = models.CharField(max_length=20)
@@ -30,6 +35,7 @@ class Match(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.RUNNING, db_index=True)
     seed = models.BinaryField(max_length=32, editable=False)  # secret until the match is finished
     seed_commitment = models.CharField(max_length=64, editable=False)
+    entropy = models.CharField(max_length=12, choices=Entropy.choices, default=Entropy.SERVER, editable=False)
     outcome = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -47,6 +53,11 @@ class Match(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or voided: the log takes no more play, and the seed is public."""
+        return self.status != self.Status.RUNNING
 
 
 class MatchSeat(models.Model):
@@ -84,6 +95,12 @@ class MatchEvent(models.Model):
         ACTION = "action"
         CHANCE = "chance"
         FORFEIT = "forfeit"
+        # The store's own facts, which the engine never sees (`is_engine_event`): a seat's commit,
+        # reveal or lapse of its entropy part; staff calling the match off; an outcome corrected
+        # after an engine fix (`reverify --apply`).
+        ENTROPY = "entropy"
+        VOID = "void"
+        CORRECTION = "correction"
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
@@ -112,6 +129,10 @@ class MatchEvent(models.Model):
     def __str__(self) -> str:
         return f"match {self.match_id} #{self.seq} {self.kind}"
 
+    @property
+    def is_engine_event(self) -> bool:
+        return self.kind in ENGINE_KINDS
+
     def to_engine(self) -> Event:
         """The engine's view of this stored event; the place where an old schema_version is upcast."""
         if self.schema_version != 1:
@@ -121,6 +142,9 @@ class MatchEvent(models.Model):
                 status=500,
             )
         return Event(kind=self.kind, payload=self.payload, seat=self.seat)
+
+
+ENGINE_KINDS = frozenset({"action", "chance", "forfeit"})  # what `to_engine` hands an engine
 
 
 class Challenge(models.Model):

@@ -8,15 +8,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from django.db.models import Max, Q, QuerySet
+from django.conf import settings
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from core.errors import Conflict, Forbidden, NotFound
+from engines.entropy import Contributions
 from engines.fairness import Verification, verify_log
-from engines.protocol import Decision, Game
+from engines.protocol import Decision, Event, Game
 from engines.registry import get_game
+from engines.replay import replay_from
 from matches.live import live_checkin, live_checkout, live_peek
-from matches.models import Match
+from matches.models import Match, MatchEvent
 
 S = TypeVar("S")
 
@@ -96,8 +99,8 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
     state = game.new_state(seats=match.seats.count(), options=match.options)
     listing = []
     for row in rows:
-        event = row.to_engine()
-        audience = None if finished else game.event_audience(state, event)
+        event = row.to_engine() if row.is_engine_event else None
+        audience = None if finished or event is None else game.event_audience(state, event)
         visible = audience is None or (viewer_seat is not None and viewer_seat in audience)
         if row.seq > after:
             listing.append(
@@ -111,13 +114,18 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
                     "created_at": row.created_at,
                 }
             )
-        if not finished:
+        if not finished and row.is_engine_event:
             game.apply(state, event)
     return listing
 
 
+def event_as_logged(row: MatchEvent) -> Event:
+    """A stored event as `engines.fairness.verify_log` reads it: the engine's own, or the store's."""
+    return row.to_engine() if row.is_engine_event else Event(kind=row.kind, payload=row.payload, seat=row.seat)
+
+
 def match_verify(match: Match) -> Verification:
-    if not match.is_finished:
+    if not match.is_over:
         raise Conflict("the seed is revealed, and the match verifiable, once it is finished", code="match/not_finished")
     rows = match.events.order_by("seq")
     return verify_log(
@@ -126,9 +134,96 @@ def match_verify(match: Match) -> Verification:
         options=match.options,
         seed=bytes(match.seed),
         commitment=match.seed_commitment,
-        events=((row.seq, row.to_engine()) for row in rows),
+        events=((row.seq, event_as_logged(row)) for row in rows),
         recorded_outcome=match.outcome,
+        contributed=match.entropy == Match.Entropy.CONTRIBUTED,
     )
+
+
+def entropy_window() -> timedelta:
+    return timedelta(seconds=getattr(settings, "SNAKEPIT_ENTROPY_WINDOW_SECONDS", 300))
+
+
+def match_entropy_deadline(match: Match, contributions: Contributions | None) -> datetime | None:
+    """When the open entropy window closes: the commit window a set time after the match was created,
+    the reveal window the same time after the event that closed the commit window. None when no
+    window is open."""
+    if contributions is None or contributions.phase == "done":
+        return None
+    if contributions.phase == "commit":
+        return match.created_at + entropy_window()
+    closed_at = (
+        match.events.filter(kind=MatchEvent.Kind.ENTROPY)
+        .exclude(payload__step="reveal")
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return (closed_at or match.created_at) + entropy_window()
+
+
+def match_entropy_status(match: Match) -> dict[str, Any] | None:
+    """Where the seats' entropy stands, for anyone (commitments are public, values stay with their
+    seats until revealed); None for a match that draws from its seed alone."""
+    if match.entropy != Match.Entropy.CONTRIBUTED:
+        return None
+    live = live_checkout(match, at_head=True)
+    contributions = live.contributions
+    status = {**contributions.as_json(), "deadline": match_entropy_deadline(match, contributions)}
+    live_checkin(live)
+    return status
+
+
+def matches_entropy_overdue(*, now: datetime) -> list[int]:
+    """Running matches taking entropy whose commit window opened more than a window ago and which have
+    drawn no chance yet: the candidates whose open window may be past its deadline."""
+    candidates = Match.objects.filter(
+        status=Match.Status.RUNNING, entropy=Match.Entropy.CONTRIBUTED, created_at__lte=now - entropy_window()
+    ).exclude(Exists(MatchEvent.objects.filter(match=OuterRef("pk"), kind=MatchEvent.Kind.CHANCE)))
+    return list(candidates.order_by("pk").values_list("pk", flat=True))
+
+
+EXPORT_FORMAT = "snakepit-match/1"
+
+
+def match_export(match: Match) -> dict[str, Any]:
+    """A finished (or voided) match as one JSON document that `docs/verify_match.py` checks with
+    nothing but Python's standard library: the set-up, the revealed seed, the whole log, and next to
+    each chance event what the engine asked to be drawn (so the draws can be re-derived without the
+    rules)."""
+    if not match.is_over:
+        raise Conflict("a match is exported once it is over: its seed is secret until then", code="match/not_finished")
+    game = match_game(match)
+    seats = list(match.seats.order_by("index").select_related("user"))
+    state = game.new_state(seats=len(seats), options=match.options)
+    events = []
+    for row in match.events.order_by("seq"):
+        entry: dict[str, Any] = {"seq": row.seq, "kind": row.kind, "seat": row.seat, "payload": row.payload}
+        if state is not None and row.is_engine_event:
+            if row.kind == MatchEvent.Kind.CHANCE and game.decision(state).kind == "chance":
+                request = game.chance_request(state)
+                entry["request"] = {
+                    "kind": request.kind, "label": request.label, "count": request.count, "sides": request.sides,
+                    "size": request.size,
+                }
+            if replay_from(game, state, [row.to_engine()]).failure is not None:
+                state = None  # the rest is listed as written, without requests: verify names the failure
+        events.append(entry)
+    return {
+        "format": EXPORT_FORMAT,
+        "id": match.pk,
+        "game": match.game,
+        "engine_version": match.engine_version,
+        "options": match.options,
+        "seats": [{"index": seat.index, "user": seat.user.get_username() if seat.user_id else None, "bot": seat.bot}
+                  for seat in seats],
+        "entropy": match.entropy,
+        "seed_commitment": match.seed_commitment,
+        "seed": bytes(match.seed).hex(),
+        "status": match.status,
+        "outcome": match.outcome,
+        "events": events,
+    }
 
 
 def matches_stalled(*, stalled_after: timedelta, now: datetime) -> list[int]:
@@ -146,6 +241,10 @@ def matches_stalled(*, stalled_after: timedelta, now: datetime) -> list[int]:
     for match in candidates:
         bot_seats = {seat.index for seat in match.seats.all() if seat.bot}
         decision = match_decision(match)
+        if decision.kind == "chance" and match.entropy == Match.Entropy.CONTRIBUTED:
+            entropy = match_entropy_status(match)
+            if entropy["phase"] != "done":
+                continue  # chance waits for people's entropy, and its deadline has its own sweep
         if decision.kind == "chance" or decision.seats & bot_seats:
             stalled.append(match.pk)
     return stalled

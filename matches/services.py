@@ -12,8 +12,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from core.errors import ApplicationError, Conflict, Forbidden, Rejected
 from core.quotas import quota_check, quota_exempt
@@ -32,6 +34,7 @@ from matches.live import (
 )
 from matches.models import Match, MatchEvent, MatchSeat
 from matches.selectors import MatchSnapshot, match_get
+from matches.signals import match_voided
 from matches.store import NewEvent, chance_and_bots_play, event_row, events_insert, projection_update
 from matches.tasks import match_play
 
@@ -83,8 +86,14 @@ def match_create(
     created_by=None,
     bots_play: Literal["auto", "now", "worker", "caller"] = "auto",
     seed: bytes | None = None,
+    entropy: Literal["auto", "server", "contributed"] = "auto",
 ) -> Match:
     """A new match with a fresh secret seed.
+
+    `entropy` says what chance is drawn from: "server", the committed seed alone; "contributed", the
+    seed mixed with a part each seat commits to and reveals before the first chance event
+    (`engines.entropy`; bots add theirs at once); "auto" is "contributed" when a person holds a seat
+    and SNAKEPIT_CONTRIBUTED_ENTROPY is on (it is unless switched off), else "server".
 
     `bots_play` says who plays chance and bots up to the first human decision: "now" in this
     transaction; "worker" a Celery worker after commit; "caller" whoever then calls `store.match_advance`;
@@ -112,8 +121,14 @@ def match_create(
             created_by, name="bot_matches", what="running matches of bots only",
             current=running.exclude(seats__user__isnull=False).count(),
         )
+    if entropy == "auto":
+        people = any(spec.user is not None for spec in seats)
+        entropy = "contributed" if people and entropy_taken_from_people() else "server"
+    if entropy not in Match.Entropy.values:
+        raise Rejected('entropy is "auto", "server" or "contributed"', code="match/unknown_entropy")
     seed = seed if seed is not None else secrets.token_bytes(32)
     match = Match.objects.create(
+        entropy=entropy,
         game=game.spec.key,
         engine_version=game.spec.version,
         options=resolved,
@@ -198,8 +213,7 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
                     "this idempotency key was already used for a different action", code="idempotency/key_reused"
                 )
             return AppendResult(match=match, event=earlier, replayed=True)
-    if match.is_finished:
-        raise Conflict("the match is finished and accepts no more events", code="match/finished")
+    _refuse_over(match)
     live = live_checkout(match)
     if expected_seq != live.seq:
         live_catch_up(live)  # this process's copy may be behind another's appends
@@ -222,6 +236,17 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
     projection_update(live)
     live_checkin(live)
     return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
+
+
+def entropy_taken_from_people() -> bool:
+    return getattr(settings, "SNAKEPIT_CONTRIBUTED_ENTROPY", True)
+
+
+def _refuse_over(match: Match) -> None:
+    if match.status == Match.Status.VOIDED:
+        raise Conflict("the match was voided and accepts no more events", code="match/voided")
+    if match.is_finished:
+        raise Conflict("the match is finished and accepts no more events", code="match/finished")
 
 
 @contextmanager
@@ -265,8 +290,7 @@ def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> Append
 
 def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
     match = match_get(match_id=match_id)
-    if match.is_finished:
-        raise Conflict("the match is finished and accepts no more events", code="match/finished")
+    _refuse_over(match)
     live = live_checkout(match, at_head=True)
     forfeit = Event.forfeit(seat, reason)
     with _returned_unchanged_if_refused(live):
@@ -298,3 +322,83 @@ def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]
         else:
             raise Rejected(f'seat {index}: give exactly one of "user" or "bot"', code="seat/invalid")
     return specs
+
+
+def match_void(*, match_id: int, by, reason: str) -> MatchEvent:
+    """Call a running match off: a `void` event appended at the head of its log (nothing is deleted),
+    the match marked voided with no outcome, and `match_voided` sent once it commits. Nothing rates
+    or records a voided match. Voiding one already voided or finished is refused (`match/voided`,
+    `match/finished`) and writes nothing, so a repeated request changes nothing."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise Rejected("say why the match is voided", code="match/void_reason_required")
+    if len(reason) > 200:
+        raise Rejected("a reason is at most 200 characters", code="match/void_reason_too_long")
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                match = match_get(match_id=match_id)
+                _refuse_over(match)
+                seq = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+                actor_id = by.pk if by is not None else None
+                row = MatchEvent.objects.create(
+                    match=match, seq=seq + 1, kind=MatchEvent.Kind.VOID, payload={"reason": reason}, actor_id=actor_id
+                )
+                match.status = Match.Status.VOIDED
+                match.finished_at = timezone.now()
+                match.save(update_fields=["status", "finished_at"])
+                transaction.on_commit(lambda: match_voided.send(sender=Match, match_id=match_id))
+            live_forget(match_id)
+            return row
+        except IntegrityError:
+            live_forget(match_id)
+    raise Conflict("the match kept moving; try again", code="match/stale_seq")
+
+
+def match_entropy_submit(
+    *, match_id: int, user, commitment: str | None = None, value: str | None = None, seat: int | None = None
+) -> AppendResult:
+    """A seat's entropy step: its `commitment` while the commit window is open, then its `value`.
+    The step closing a window lets the bots reveal and chance play on, in the same transaction."""
+    if (commitment is None) == (value is None):
+        raise Rejected('send exactly one of "commitment" or "value"', code="entropy/malformed")
+    payload = {"step": "commit", "commitment": commitment} if commitment is not None else {"step": "reveal", "value": value}
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                return _entropy_submit(match_id, user, payload, seat)
+        except IntegrityError:
+            live_forget(match_id)
+    raise Conflict("another append won the race; try again", code="match/stale_seq")
+
+
+def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int | None) -> AppendResult:
+    match = match_get(match_id=match_id)
+    _refuse_over(match)
+    live = live_checkout(match, at_head=True)
+    with _returned_unchanged_if_refused(live):
+        contributions = live.contributions
+        if contributions is None:
+            raise Rejected("this match draws chance from its seed alone", code="entropy/not_taken")
+        held = live.seats_of(user)
+        if requested is not None and requested not in held:
+            raise Forbidden(f"seat {requested} is not yours", code="seat/not_yours")
+        if not held:
+            raise Forbidden("you hold no seat in this match", code="seat/not_yours")
+        seat = requested
+        if seat is None:
+            waiting = [index for index in held if index in contributions.awaited()] or held
+            if len(waiting) > 1:
+                raise Rejected("you hold several seats here: say which one this is for", code="seat/ambiguous")
+            seat = waiting[0]
+        try:
+            contributions.apply(seat, payload)
+        except IllegalAction as error:
+            raise _engine_error(error) from None
+    live.seq += 1
+    first = NewEvent(match.pk, live.seq, MatchEvent.Kind.ENTROPY, seat, payload, actor_id=user.pk)
+    rows = events_insert([first, *chance_and_bots_play(live)])
+    projection_update(live)
+    live_checkin(live)
+    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
+

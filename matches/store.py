@@ -25,13 +25,14 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from core.errors import ApplicationError
+from core.errors import ApplicationError, Conflict
 from engines.chance import draw
+from engines.entropy import part_commitment
 from engines.errors import IllegalAction
 from engines.protocol import Event, Turn
-from matches.live import LiveMatch, live_checkin, live_checkout, live_forget
+from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
-from matches.selectors import match_get
+from matches.selectors import match_entropy_deadline, match_get
 from matches.signals import match_finished
 
 # How often a bot-playing writer starts again from the log when another writer overtook it.
@@ -51,7 +52,7 @@ def match_advance(*, match_id: int, chunk: int | None = None) -> int:
     total = 0
     for _ in range(OVERTAKEN_RETRIES):
         match = match_get(match_id=match_id)
-        if match.is_finished:
+        if match.is_over:
             return total
         live = live_checkout(match, at_head=True)
         try:
@@ -141,24 +142,58 @@ def _bot_rng(match: Match, seq: int) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
+def bot_entropy_value(match: Match, seat: int) -> str:
+    """A built-in bot's entropy part: from the match seed, like its moves (`_bot_rng`), so a bot match
+    is reproducible end to end; the log keeps it, so verifying never needs this."""
+    return hmac.digest(bytes(match.seed), f"snakepit/bot-entropy/{seat}".encode(), hashlib.sha256).hex()
+
+
+def _bots_contribute(live: LiveMatch) -> list[NewEvent]:
+    """The bots' commit or reveal steps the seats' entropy now waits for, applied to the live state."""
+    contributions, rows = live.contributions, []
+    if contributions is None:
+        return rows
+    for _ in range(2):  # the last bot to commit may close the commit window: then the bots reveal
+        phase = contributions.phase
+        if phase == "done":
+            break
+        for seat in contributions.awaited():
+            if not live.seat_bots[seat]:
+                continue
+            value = bot_entropy_value(live.match, seat)
+            payload = {"step": "commit", "commitment": part_commitment(value)} if phase == "commit" else {
+                "step": "reveal", "value": value,
+            }
+            contributions.apply(seat, payload)
+            live.seq += 1
+            rows.append(NewEvent(live.match.pk, live.seq, MatchEvent.Kind.ENTROPY, seat, payload))
+            if contributions.phase != phase:
+                break
+    return rows
+
+
 def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[NewEvent]:
     """Advance the live state by chance outcomes and bot actions until a person must decide or the
-    match is over, and return the rows to insert (not yet written).
+    match is over, and return the rows to insert (not yet written). In a match that takes entropy
+    from its seats, the bots add theirs at once, and chance waits until every seat's part is in.
 
     Without a `limit`, running past SNAKEPIT_MAX_AUTO_EVENTS means an engine never hands the turn
     back, and is an error; with one, it is the caller's chunk size and the caller loops.
     """
     game, state, match = live.game, live.state, live.match
-    seed = bytes(match.seed)
     bots = game.bots()
-    pending: list[NewEvent] = []
+    pending: list[NewEvent] = _bots_contribute(live)
+    key = None
     for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
         decision = game.decision(state)
         if decision.kind == "over":
             break
         seq = live.seq + 1
         if decision.kind == "chance":
-            event = Event.chance_outcome(draw(seed, seq, game.chance_request(state)))
+            if live.contributions is not None and live.contributions.phase != "done":
+                break  # waiting for people's commits or reveals, or for their deadline
+            key = key or live.chance_key()
+            event = Event.chance_outcome(draw(key, seq, game.chance_request(state)))
             game.apply(state, event)
         else:
             acting = sorted(seat for seat in decision.seats if live.seat_bots[seat])
@@ -207,3 +242,35 @@ def projection_update(live: LiveMatch) -> None:
         match.save(update_fields=["status", "outcome", "finished_at"])
         match_id = match.pk
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
+
+
+def match_entropy_lapse(*, match_id: int, now=None) -> list[NewEvent]:
+    """Once a window's deadline has passed, record a `lapse` for every seat it still waits for (their
+    parts default as `engines.entropy.lapse_part` says) and let chance play on. Before the deadline,
+    or when nothing is awaited, writes nothing."""
+    now = now or timezone.now()
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                match = match_get(match_id=match_id)
+                if match.is_over or match.entropy != Match.Entropy.CONTRIBUTED:
+                    return []
+                live = live_checkout(match, at_head=True)
+                deadline = match_entropy_deadline(match, live.contributions)
+                if deadline is None or now < deadline:
+                    live_return_unchanged(live)
+                    return []
+                rows = []
+                for seat in live.contributions.awaited():
+                    payload = live.contributions.lapse_payload(seat)
+                    live.contributions.apply(seat, payload)
+                    live.seq += 1
+                    rows.append(NewEvent(match.pk, live.seq, MatchEvent.Kind.ENTROPY, seat, payload))
+                rows += chance_and_bots_play(live)
+                events_insert(rows)
+                projection_update(live)
+                live_checkin(live)
+                return rows
+        except IntegrityError:
+            live_forget(match_id)
+    raise Conflict("the match kept moving; try again", code="match/stale_seq")

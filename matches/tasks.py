@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
-from matches.selectors import matches_stalled
+from matches.selectors import matches_entropy_overdue, matches_stalled
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=5)
@@ -34,7 +34,11 @@ def matches_resume_stalled(*, stalled_after: timedelta | None = None, now=None) 
     """
     if stalled_after is None:
         stalled_after = timedelta(seconds=settings.SNAKEPIT_STALLED_AFTER_SECONDS)
-    stalled = matches_stalled(stalled_after=stalled_after, now=now or timezone.now())
+    now = now or timezone.now()
+    # Seats whose entropy window closed without their commit or reveal lapse first, so chance plays on.
+    for match_id in matches_entropy_overdue(now=now):
+        store.match_entropy_lapse(match_id=match_id, now=now)
+    stalled = matches_stalled(stalled_after=stalled_after, now=now)
     for match_id in stalled:
         match_play.delay(match_id)
     return stalled

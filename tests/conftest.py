@@ -113,3 +113,12 @@ def _flush_may_empty_the_event_log():
     TransactionTestCase._fixture_teardown = teardown
     yield
     TransactionTestCase._fixture_teardown = original
+
+
+@pytest.fixture(autouse=True)
+def chance_from_the_seed_alone(settings):
+    """Matches with people at the table take entropy from each seat by default (issue #23): a client
+    commits and reveals its part before the first chance event. Tests of other features play such
+    matches without those two steps, so they get chance from the seed alone, as before; the tests of
+    the feature (tests/matches/test_entropy.py, tests/api/test_fairness*.py) switch the default on."""
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = False
