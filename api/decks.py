@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import secrets
 
 import django_filters
 from django.http import HttpResponse
@@ -24,6 +25,7 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.limits import query_int
 from api.negotiation import FormatFilterNegotiation
 from api.parsers import BoundedJSONParser, check_bounds
 from api.throttles import CreateThrottle, throttled_on
@@ -147,6 +149,53 @@ class DeckCheckSerializer(serializers.Serializer):
         many=True, help_text="Lines of a pasted list that were skipped (text/ignored_line); never make a deck illegal."
     )
     deck = NormalisedDeckSerializer()
+
+
+class DeckCardCountSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField()
+    copies = serializers.IntegerField()
+
+
+class DeckChangeSerializer(serializers.Serializer):
+    to = serializers.JSONField()
+    changed = serializers.BooleanField()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.JSONField()
+        return fields
+
+
+class DeckDiffSerializer(serializers.Serializer):
+    to = serializers.IntegerField()
+    cards_in = DeckCardCountSerializer(many=True)
+    cards_out = DeckCardCountSerializer(many=True)
+    gunslinger = DeckChangeSerializer()
+    format = DeckChangeSerializer()
+    legal = DeckChangeSerializer()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField()
+        return fields
+
+
+class DrawnCardSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField()
+
+
+class DrawnTurnSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    cards = DrawnCardSerializer(many=True)
+
+
+class SampleDrawsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    seed = serializers.CharField()
+    turns = DrawnTurnSerializer(many=True)
+    left_in_deck = serializers.IntegerField()
 
 
 class DeckVersionSerializer(serializers.ModelSerializer):
@@ -602,6 +651,46 @@ class DeckViewSet(viewsets.GenericViewSet):
         )
         response["Content-Disposition"] = f'inline; filename="{deck.share_id}-v{version.number}.txt"'
         return response
+
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", int, description="The older version; default the one before `to`."),
+            OpenApiParameter("to", int, description="The newer version; default the current one."),
+        ],
+        responses=DeckDiffSerializer,
+    )
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    def diff(self, request, share_id=None):
+        """Cards in and out between two versions, and whether the GUNSLINGER, format or verdict changed."""
+        deck = self._deck()
+        new = deck_selectors.deck_version_get(deck=deck, number=_version_number(request.query_params.get("to")))
+        raw_from = request.query_params.get("from")
+        if raw_from in (None, "") and new.number == 1:
+            raise NotFound("version 1 has no version before it; name one with ?from=", code="deck/version_not_found")
+        old_number = _version_number(raw_from) if raw_from not in (None, "") else new.number - 1
+        old = deck_selectors.deck_version_get(deck=deck, number=old_number)
+        return Response(deck_selectors.deck_version_diff(old=old, new=new))
+
+    @extend_schema(
+        parameters=[
+            VERSION_PARAMETER,
+            OpenApiParameter("seed", str, description="Any text up to 64 characters; default a fresh one, returned."),
+            OpenApiParameter("turns", int, description="Turns to draw for, 1 to 10 (default 3)."),
+        ],
+        responses=SampleDrawsSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path="sample-draws", permission_classes=[permissions.AllowAny])
+    def sample_draws(self, request, share_id=None):
+        """The cards drawn on the first turns after a seeded shuffle, by the game's own draw rule
+        (DRAW 3 a turn): try a deck before playing it. The same seed always draws the same."""
+        deck = self._deck()
+        version = deck_selectors.deck_version_get(
+            deck=deck, number=_version_number(request.query_params.get("version"))
+        )
+        seed = request.query_params.get("seed") or secrets.token_urlsafe(12)
+        turns = query_int(request, "turns", minimum=1, maximum=deck_selectors.MAX_SAMPLE_TURNS) or 3
+        return Response(deck_selectors.deck_sample_draws(version=version, seed=seed, turns=turns))
 
 
 def _version_number(raw) -> int | None:

@@ -14,6 +14,8 @@ come back as data.
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 
 from core.errors import ApplicationError, Forbidden, NotFound, Rejected
 from decks.models import Deck, DeckVersion
+from engines.chance import ChanceRequest, draw
 from engines.ragnguns import (
     Card,
     Catalogue,
@@ -37,6 +40,7 @@ from engines.ragnguns import (
     parse_deck_text,
 )
 from engines.ragnguns.catalogue import KEYWORDS, ORIGINS, TRAP_COST, TYPES
+from engines.ragnguns.rules import sample_draws
 
 GAME = "ragnguns"
 DEFAULT_FORMAT = "standard"
@@ -271,6 +275,67 @@ def deck_export_text(*, deck: Deck, version: DeckVersion) -> str:
         head.append(f"Deck: {' '.join(deck.name.split())}")
     head.append(f"Format: {version.format}")
     return "\n".join(head) + "\n" + body
+
+
+def deck_version_diff(*, old: DeckVersion, new: DeckVersion) -> dict[str, Any]:
+    """What changed from one version to another, as deck builders read it: cards in and out (with
+    copies), the GUNSLINGER, the format and the verdict."""
+    catalogue = catalogue_get()
+    before, after = Counter(old.cards), Counter(new.cards)
+
+    def listed(counter: Counter) -> list[dict[str, Any]]:
+        return [
+            {"card": card_id, "name": _card_name(catalogue, card_id), "copies": copies}
+            for card_id, copies in sorted(counter.items())
+        ]
+
+    changes: dict[str, Any] = {
+        "from": old.number,
+        "to": new.number,
+        "cards_in": listed(after - before),
+        "cards_out": listed(before - after),
+    }
+    for field_name in ("gunslinger", "format", "legal"):
+        was, now = getattr(old, field_name), getattr(new, field_name)
+        changes[field_name] = {"from": was if was != "" else None, "to": now if now != "" else None, "changed": was != now}
+    return changes
+
+
+def _card_name(catalogue: Catalogue, card_id: str) -> str:
+    card = catalogue.resolve(card_id)
+    return card.name if card is not None else card_id
+
+
+MAX_SAMPLE_TURNS = 10
+MAX_SAMPLE_SEED_LENGTH = 64
+
+
+def deck_sample_draws(*, version: DeckVersion, seed: str, turns: int = 3) -> dict[str, Any]:
+    """The cards drawn on the first `turns` turns after one seeded shuffle, by the engine's own rules.
+
+    The shuffle is drawn as a match draws it (engines.chance, a "deck" shuffle request) from the
+    SHA-256 of `seed`, so the same seed shows the same draws to anyone trying the deck; a match's
+    shuffles come from its own committed seed, never from this one."""
+    if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_SAMPLE_SEED_LENGTH:
+        raise Malformed(f"a seed is 1 to {MAX_SAMPLE_SEED_LENGTH} characters", code="deck/bad_seed")
+    if not 1 <= turns <= MAX_SAMPLE_TURNS:
+        raise Malformed(f"turns is between 1 and {MAX_SAMPLE_TURNS}", code="deck/bad_turns")
+    catalogue = catalogue_get()
+    cards = [card for card in version.cards if catalogue.resolve(card) is not None]
+    if not cards:
+        raise Rejected("this version has no known cards to draw", code="deck/no_cards")
+    request = ChanceRequest.shuffle("deck", size=len(cards))
+    permutation = draw(hashlib.sha256(seed.encode()).digest(), 0, request)["permutation"]
+    turns_drawn = sample_draws(cards, permutation, turns=turns)
+    return {
+        "version": version.number,
+        "seed": seed,
+        "turns": [
+            {"turn": number, "cards": [{"card": card, "name": _card_name(catalogue, card)} for card in drawn]}
+            for number, drawn in enumerate(turns_drawn, start=1)
+        ],
+        "left_in_deck": len(cards) - sum(len(drawn) for drawn in turns_drawn),
+    }
 
 
 def deck_version_for_entry(

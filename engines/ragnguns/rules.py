@@ -10,7 +10,7 @@ engines/ragnguns/effects.py; every reading of an unclear rule is in docs/games/r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -68,6 +68,16 @@ def _checked(
     check = check_deck(_CATALOGUE, _FORMATS[fmt], gunslinger, list(cards))
     codes = tuple(sorted({violation.code for violation in check.violations}))
     return codes, check.gunslinger, tuple(check.cards)
+
+
+def sample_draws(cards: Iterable[str], permutation: list[int], *, turns: int) -> list[list[str]]:
+    """The cards a deck's owner draws on each of their first `turns` turns, for a deck shuffled by
+    `permutation` exactly as `apply_chance` shuffles it (the canonical sorted ids, permuted): GAMEPLAY
+    "DRAW 3" each turn, fewer once the deck runs low, none once it is empty. Card effects that draw
+    more are left out: this is what a deck builder tries before a match, not a match."""
+    canonical = sorted(cards)
+    deck = [canonical[index] for index in permutation]
+    return [deck[turn * DRAW : (turn + 1) * DRAW] for turn in range(turns) if deck[turn * DRAW : (turn + 1) * DRAW]]
 
 
 def _locate(side: Side, card: Any) -> str | None:

@@ -460,3 +460,51 @@ def test_pasted_prose_comes_back_as_warnings_beside_a_legal_check_and_a_saved_de
     assert [(w["code"], w["line"]) for w in body["warnings"]] == [("text/ignored_line", 1)]
     saved = create(client_for(users["alice"]), {"text": text, "name": "County fair"})
     assert saved["current"]["warnings"][0]["line"] == 1 and saved["current"]["legal"] is True
+
+
+def test_a_diff_between_versions_names_the_cards_in_and_out(client_for, users):
+    alice = client_for(users["alice"])
+    first = create(alice, {"gunslinger": "buffalo-kid", "cards": legal_cards(), "name": "Diffed"})
+    url = f"/api/decks/{first['share_id']}/"
+    swapped_out = legal_cards()[0]
+    newcomer = next(card.id for card in CATALOGUE.cards if not card.is_gunslinger and card.id not in legal_cards())
+    cards = [newcomer, *legal_cards()[1:]]
+    assert alice.put(url, {"gunslinger": "buffalo-kid", "cards": cards}, format="json").status_code == 200
+    diff = alice.get(f"{url}diff/").json()
+    assert diff["from"] == 1 and diff["to"] == 2
+    assert [entry["card"] for entry in diff["cards_in"]] == [newcomer]
+    assert [entry["card"] for entry in diff["cards_out"]] == [swapped_out]
+    assert diff["gunslinger"]["changed"] is False
+    backwards = client_for().get(f"{url}diff/", {"from": 2, "to": 1}).json()
+    assert backwards["cards_in"] == diff["cards_out"] and backwards["cards_out"] == diff["cards_in"]
+    assert_error(alice.get(f"{url}diff/", {"to": 1}), 404, "deck/version_not_found")
+    assert_error(alice.get(f"{url}diff/", {"from": 7}), 404, "deck/version_not_found")
+
+
+def test_sample_draws_follow_the_draw_rule_and_the_seed(client_for, users):
+    deck = create(client_for(users["alice"]), {"gunslinger": "buffalo-kid", "cards": legal_cards()})
+    url = f"/api/decks/{deck['share_id']}/sample-draws/"
+    anonymous = client_for()
+    drawn = anonymous.get(url, {"seed": "saturday", "turns": 6}).json()
+    hands = [[entry["card"] for entry in turn["cards"]] for turn in drawn["turns"]]
+    # DRAW 3 a turn; 15 cards run out after five turns, so a sixth turn draws nothing.
+    assert [len(hand) for hand in hands] == [3, 3, 3, 3, 3]
+    assert sorted(card for hand in hands for card in hand) == sorted(legal_cards())
+    assert drawn["left_in_deck"] == 0
+    assert anonymous.get(url, {"seed": "saturday", "turns": 6}).json() == drawn
+    other = anonymous.get(url, {"seed": "sunday", "turns": 6}).json()
+    assert other["turns"] != drawn["turns"]
+    fresh = anonymous.get(url).json()
+    assert len(fresh["turns"]) == 3 and fresh["seed"]
+    assert_error(anonymous.get(url, {"turns": 11}), 400, "request/invalid_query")
+    assert_error(anonymous.get(url, {"seed": "x" * 65}), 400, "deck/bad_seed")
+
+
+def test_sample_draws_shuffle_as_a_match_shuffles():
+    from engines.chance import ChanceRequest, draw
+    from engines.ragnguns.rules import sample_draws
+
+    permutation = draw(b"\x01" * 32, 0, ChanceRequest.shuffle("deck", size=15))["permutation"]
+    turns = sample_draws(legal_cards(), permutation, turns=2)
+    canonical = sorted(legal_cards())
+    assert turns == [[canonical[i] for i in permutation[:3]], [canonical[i] for i in permutation[3:6]]]
