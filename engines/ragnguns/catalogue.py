@@ -14,7 +14,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -95,6 +95,7 @@ _FORMAT_FIELDS = frozenset(
         "max_restricted",
     }
 )
+_FORMAT_OPTIONAL = frozenset({"ban_list"})  # {"version", "effective"} of the packaged banned/restricted
 
 
 # -- names ------------------------------------------------------------------------------------------
@@ -233,6 +234,30 @@ class Format:
     banned: frozenset[str]  # card ids (a GUNSLINGER id bans the gunslinger)
     restricted: frozenset[str]  # card ids
     max_restricted: int
+    # Which ban list `banned`/`restricted`/`max_restricted` are: the packaged one (formats.json's
+    # "ban_list") or one published later and applied with `with_ban_list`.
+    ban_list_version: str = ""
+    ban_list_effective: str = ""  # ISO 8601 moment
+
+    def with_ban_list(self, ban_list: BanList) -> Format:
+        """This format under another ban list; every other rule stays."""
+        return replace(
+            self,
+            banned=ban_list.banned,
+            restricted=ban_list.restricted,
+            max_restricted=ban_list.max_restricted,
+            ban_list_version=ban_list.version,
+            ban_list_effective=ban_list.effective,
+        )
+
+    def packaged_ban_list(self) -> BanList:
+        return BanList(
+            version=self.ban_list_version,
+            effective=self.ban_list_effective,
+            banned=self.banned,
+            restricted=self.restricted,
+            max_restricted=self.max_restricted,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -247,7 +272,63 @@ class Format:
             "banned": sorted(self.banned),
             "restricted": sorted(self.restricted),
             "max_restricted": self.max_restricted,
+            "ban_list_version": self.ban_list_version,
+            "ban_list_effective": self.ban_list_effective,
         }
+
+
+@dataclass(frozen=True)
+class BanList:
+    """A dated version of a format's ban list and restricted list (as ArkhamDB's taboo lists are).
+
+    The format's other rules never change with it. `effective` is when it takes effect (ISO 8601);
+    which list is in effect at a moment is the service's question -- an engine has no clock."""
+
+    version: str
+    effective: str
+    banned: frozenset[str]
+    restricted: frozenset[str]
+    max_restricted: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "effective": self.effective,
+            "banned": sorted(self.banned),
+            "restricted": sorted(self.restricted),
+            "max_restricted": self.max_restricted,
+        }
+
+
+MAX_BAN_LIST_TEXT = 20_000  # a ban list's JSON in a match option: the whole catalogue fits many times
+_BAN_LIST_FIELDS = frozenset({"version", "effective", "banned", "restricted", "max_restricted"})
+
+
+def ban_list_from_data(raw: Any, catalogue: Catalogue) -> BanList:
+    """Validate a ban list given as data (a match option, a published list): every id a card."""
+    if not isinstance(raw, Mapping) or set(raw) != _BAN_LIST_FIELDS:
+        raise CatalogueError(f"a ban list is an object with exactly {sorted(_BAN_LIST_FIELDS)}", field="ban_list")
+    for text_field in ("version", "effective"):
+        if not isinstance(raw[text_field], str) or not 1 <= len(raw[text_field]) <= 40:
+            raise CatalogueError(f"ban list {text_field} must be 1 to 40 characters", field=text_field)
+    lists = {}
+    for list_field in ("banned", "restricted"):
+        ids = raw[list_field]
+        if not isinstance(ids, list) or not all(isinstance(card_id, str) for card_id in ids):
+            raise CatalogueError(f"ban list {list_field} must be a list of card ids", field=list_field)
+        unknown = sorted(card_id for card_id in ids if card_id not in catalogue)
+        if unknown:
+            raise CatalogueError(f"ban list {list_field} names unknown card id(s) {unknown}", field=list_field)
+        lists[list_field] = frozenset(ids)
+    if not _is_int(raw["max_restricted"]) or raw["max_restricted"] < 0:
+        raise CatalogueError("ban list max_restricted must be an integer >= 0", field="max_restricted")
+    return BanList(
+        version=raw["version"],
+        effective=raw["effective"],
+        banned=lists["banned"],
+        restricted=lists["restricted"],
+        max_restricted=raw["max_restricted"],
+    )
 
 
 @dataclass(frozen=True)
@@ -713,7 +794,7 @@ def formats_from_data(data: Any, catalogue: Catalogue) -> dict[str, Format]:
         if not isinstance(key, str) or not _SLUG.match(key):
             raise CatalogueError(f"formats[{index}]: key must be a slug, got {key!r}", field="key")
         where = f"format {key!r}"
-        unknown = sorted(set(raw) - _FORMAT_FIELDS)
+        unknown = sorted(set(raw) - _FORMAT_FIELDS - _FORMAT_OPTIONAL)
         missing = sorted(_FORMAT_FIELDS - set(raw))
         if unknown or missing:
             raise CatalogueError(
@@ -744,6 +825,13 @@ def formats_from_data(data: Any, catalogue: Catalogue) -> dict[str, Format]:
                         f"{where}: {list_field} names unknown card id {card_id!r}", field=list_field
                     )
             lists[list_field] = frozenset(ids)
+        dated = raw.get("ban_list", {"version": "", "effective": ""})
+        if (
+            not isinstance(dated, Mapping)
+            or set(dated) != {"version", "effective"}
+            or not all(isinstance(dated[name], str) for name in dated)
+        ):
+            raise CatalogueError(f"{where}: ban_list must be {{version, effective}} strings", field="ban_list")
         formats[key] = Format(
             key=key,
             name=_require_str(raw["name"], card_id=None, field=f"{where}.name"),
@@ -752,6 +840,8 @@ def formats_from_data(data: Any, catalogue: Catalogue) -> dict[str, Format]:
             signature_must_match=raw["signature_must_match"],
             banned=lists["banned"],
             restricted=lists["restricted"],
+            ban_list_version=dated["version"],
+            ban_list_effective=dated["effective"],
             **ints,
         )
     return formats

@@ -10,6 +10,8 @@ engines/ragnguns/effects.py; every reading of an unclear rule is in docs/games/r
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import permutations
@@ -17,11 +19,18 @@ from typing import Any
 
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
-from engines.errors import IllegalAction
+from engines.errors import IllegalAction, InvalidOptions
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.ragnguns import effects as fx
 from engines.ragnguns.cards import CARDS, Play
-from engines.ragnguns.catalogue import load_catalogue, load_formats, load_prebuilt
+from engines.ragnguns.catalogue import (
+    MAX_BAN_LIST_TEXT,
+    CatalogueError,
+    ban_list_from_data,
+    load_catalogue,
+    load_formats,
+    load_prebuilt,
+)
 from engines.ragnguns.decks import check_deck
 from engines.ragnguns.spec import (
     CYLINDER_MAX,
@@ -57,6 +66,25 @@ def _prebuilt_actions(fmt: str) -> list[Action]:
 
 
 _BRING: dict[str, list[Action]] = {key: _prebuilt_actions(key) for key in _FORMATS}
+
+
+def format_under_ban_list(base: str, ban_list_json: str) -> str:
+    """The rules key of format `base` under the ban list given as JSON (the `ban_list` option).
+
+    The derived format is remembered under a key made of the base, the version and a digest of the
+    list, so equal lists share one entry and a replay finds the same one."""
+    if len(ban_list_json) > MAX_BAN_LIST_TEXT:
+        raise InvalidOptions(f"a ban list is at most {MAX_BAN_LIST_TEXT} characters", code="options/out_of_range")
+    try:
+        ban_list = ban_list_from_data(json.loads(ban_list_json), _CATALOGUE)
+    except (ValueError, CatalogueError) as error:
+        raise InvalidOptions(f"option 'ban_list': {error}", code="options/bad_ban_list") from None
+    canonical = json.dumps(ban_list.to_dict(), sort_keys=True, separators=(",", ":"))
+    key = f"{base}@{ban_list.version}#{hashlib.sha256(canonical.encode()).hexdigest()[:12]}"
+    if key not in _FORMATS:
+        _FORMATS[key] = _FORMATS[base].with_ban_list(ban_list)
+        _BRING[key] = _prebuilt_actions(key)
+    return key
 
 
 @lru_cache(maxsize=256)
@@ -144,8 +172,11 @@ class RagnGuns(Game[RagnGunsState]):
 
     # --- setting up -------------------------------------------------------------------------------------
     def initial_state(self, *, seats: int, options: dict[str, Any]) -> RagnGunsState:
+        rules_key = options["format"]
+        if options.get("ban_list"):
+            rules_key = format_under_ban_list(rules_key, options["ban_list"])
         return RagnGunsState(
-            format=options["format"],
+            format=rules_key,
             first_option=options["first_player"],
             improvise_cost=options["improvise_cost"],
             turn_limit=options["turn_limit"],

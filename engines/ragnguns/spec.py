@@ -34,6 +34,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         doc="The legality format each seat's deck is checked under when it is brought (formats.json).",
     ),
     OptionSpec(
+        name="ban_list",
+        default="",
+        doc=(
+            "Ours (ban lists change over time; the rulebook has none): the format's ban list as JSON "
+            "{version, effective, banned, restricted, max_restricted}, set by the service from the list in "
+            "effect when the match is created, so the match keeps the list it began under. Empty: the "
+            "format's packaged list (formats.json)."
+        ),
+    ),
+    OptionSpec(
         name="first_player",
         default=FIRST_RANDOM,
         choices=(FIRST_RANDOM, FIRST_SEAT_0, FIRST_SEAT_1),

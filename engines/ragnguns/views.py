@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ragnguns import effects as fx
+from engines.ragnguns.catalogue import load_formats
 from engines.ragnguns.state import RagnGunsState, Side
 
 
@@ -63,10 +64,18 @@ def _side(state: RagnGunsState, index: int, mine: bool) -> dict[str, Any]:
     return shown
 
 
+def _format_shown(rules_key: str) -> dict[str, str]:
+    """The format's key and its ban list version, from the rules key (rules.format_under_ban_list:
+    "frontier@2026.2#digest" under a given list, plain "frontier" under the packaged one)."""
+    base, _, given = rules_key.partition("@")
+    version = given.rpartition("#")[0] if given else load_formats()[base].ban_list_version
+    return {"format": base, "ban_list": version}
+
+
 def view(state: RagnGunsState, seat: int | None) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "phase": state.phase,
-        "format": state.format,
+        **_format_shown(state.format),
         "you": seat,
     }
     if state.phase == "bring_deck":
