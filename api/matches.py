@@ -29,7 +29,9 @@ SEAT_PARAMETER = OpenApiParameter(
 
 
 @transaction.atomic
-def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], created_by) -> Match:
+def match_create_with_decks(
+    *, game_key: str, options: dict, seats: list[dict], created_by, entropy: str = "auto"
+) -> Match:
     """A match whose seats may bring saved decks: each deck must be its seat user's and legal in the
     match's format; the chosen versions are frozen for the match in the same transaction, so a refused
     match freezes nothing. Only the creator and bots sit here: other people are seated through a
@@ -49,7 +51,9 @@ def match_create_with_decks(*, game_key: str, options: dict, seats: list[dict], 
             raise Rejected(f"seat {index}: a bot brings its own deck", code="seat/deck_not_needed")
         versions[index] = seat_deck_version(seat, spec.user, options)
         specs[index] = replace(spec, deck=deck_version_brought(versions[index]))
-    match = services.match_create(game_key=game_key, options=options, seats=specs, created_by=created_by)
+    match = services.match_create(
+        game_key=game_key, options=options, seats=specs, created_by=created_by, entropy=entropy
+    )
     for version in versions.values():
         deck_version_freeze(deck_version=version, purpose=f"match {match.pk}")
     return match
@@ -91,6 +95,7 @@ class MatchSerializer(serializers.ModelSerializer):
             "seq",
             "seed_commitment",
             "seed",
+            "entropy",
             "outcome",
             "created_by",
             "created_at",
@@ -98,7 +103,7 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
     def get_seed(self, match: Match) -> str | None:
-        return bytes(match.seed).hex() if match.is_finished else None
+        return bytes(match.seed).hex() if match.is_over else None
 
 
 class SeatRequestSerializer(serializers.Serializer):
@@ -120,6 +125,12 @@ class MatchCreateSerializer(serializers.Serializer):
     seats = SeatRequestSerializer(
         many=True, max_length=MAX_SEATS,
         help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}]: you and bots (others accept a challenge).',
+    )
+    entropy = serializers.ChoiceField(
+        choices=["auto", "server", "contributed"], required=False, default="auto",
+        help_text="What chance is drawn from: the committed seed alone (server), or mixed with a part each seat "
+        "commits to and reveals before the first chance event (contributed); auto: contributed when a person "
+        "holds a seat. See docs/fairness.md.",
     )
 
     def __init__(self, *args, **kwargs):
@@ -155,6 +166,25 @@ class ForfeitSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, default="resigned", max_length=200)
 
 
+class EntropySubmitSerializer(serializers.Serializer):
+    commitment = serializers.CharField(
+        required=False, max_length=64,
+        help_text='While the commit window is open: SHA-256 (hex) of your value\'s hex text, e.g. '
+        '`printf %s "$VALUE" | sha256sum`.',
+    )
+    value = serializers.CharField(
+        required=False, max_length=64, help_text="Once every seat has committed: your value, 64 hex digits."
+    )
+    seat = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_SEATS, help_text="Only needed when you hold several seats in this match."
+    )
+
+    def validate(self, data):
+        if ("commitment" in data) == ("value" in data):
+            raise serializers.ValidationError('send exactly one of "commitment" or "value"')
+        return data
+
+
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     kind = serializers.CharField()
@@ -178,6 +208,11 @@ class SeatViewSerializer(serializers.Serializer):
     decision = DecisionSerializer()
     view = serializers.JSONField()
     legal_actions = serializers.ListField(child=serializers.JSONField())
+    entropy = serializers.JSONField(
+        allow_null=True,
+        help_text="Where the seats' entropy stands (phase commit/reveal/done, awaited seats, commitments, deadline); "
+        "null when chance comes from the seed alone.",
+    )
 
 
 class ActionResultSerializer(SeatViewSerializer):
@@ -193,6 +228,26 @@ class VerificationSerializer(serializers.Serializer):
     chance_events_checked = serializers.IntegerField()
     events_replayed = serializers.IntegerField()
     problems = serializers.ListField(child=serializers.CharField())
+    entropy = serializers.CharField(help_text="server or contributed")
+    parts = serializers.ListField(child=serializers.CharField(allow_null=True), help_text="Each seat's part (hex).")
+    lapsed = serializers.DictField(child=serializers.CharField(), help_text="Seat -> the step it missed.")
+
+
+class ExportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text='"snakepit-match/1"')
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    engine_version = serializers.CharField()
+    options = serializers.JSONField()
+    seats = serializers.ListField(child=serializers.JSONField())
+    entropy = serializers.CharField()
+    seed_commitment = serializers.CharField()
+    seed = serializers.CharField()
+    status = serializers.CharField()
+    outcome = serializers.JSONField(allow_null=True)
+    events = serializers.ListField(
+        child=serializers.JSONField(), help_text="seq, kind, seat, payload; a chance event also its request."
+    )
 
 
 # --- views ----------------------------------------------------------------------------------------
@@ -225,6 +280,7 @@ def _seat_view(match: Match, seat: int | None) -> dict:
         "decision": decision.to_json(),
         "view": game.view(snapshot.state, seat),
         "legal_actions": game.legal_actions(snapshot.state, seat) if seat is not None else [],
+        "entropy": selectors.match_entropy_status(match),
     }
 
 
@@ -233,7 +289,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     filterset_class = MatchFilter
     lookup_value_regex = "[0-9]+"
-    get_throttles = throttled_on(create=CreateThrottle, submit_action=ActionThrottle)
+    get_throttles = throttled_on(create=CreateThrottle, submit_action=ActionThrottle, entropy=ActionThrottle)
 
     def get_queryset(self):
         return selectors.match_list()
@@ -243,6 +299,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             "create": MatchCreateSerializer,
             "submit_action": ActionSubmitSerializer,
             "forfeit": ForfeitSerializer,
+            "entropy": EntropySubmitSerializer,
         }.get(self.action, MatchSerializer)
 
     def _match(self) -> Match:
@@ -270,6 +327,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             options=body.validated_data["options"],
             seats=body.validated_data["seats"],
             created_by=request.user,
+            entropy=body.validated_data["entropy"],
         )
         return Response(MatchSerializer(self._annotated(match.pk)).data, status=status.HTTP_201_CREATED)
 
@@ -350,6 +408,27 @@ class MatchViewSet(viewsets.GenericViewSet):
     def verify(self, request, pk=None):
         """Re-derive every chance event of a finished match from its revealed seed and replay the log."""
         return Response(selectors.match_verify(self._match()).as_dict())
+
+    @extend_schema(request=EntropySubmitSerializer, responses={201: SeatViewSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def entropy(self, request, pk=None):
+        """Your seat's part of the chance: first your commitment, then, once every seat has committed,
+        your value. The step that completes the parts lets chance and bots play on before this returns."""
+        body = EntropySubmitSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        result = services.match_entropy_submit(
+            match_id=int(pk), user=request.user, commitment=data.get("commitment"), value=data.get("value"),
+            seat=data.get("seat"),
+        )
+        return Response(_seat_view(result.match, result.event.seat), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=ExportSerializer, extensions=errors(409))
+    @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
+    def export(self, request, pk=None):
+        """The whole match once it is over, for docs/verify_match.py: set-up, revealed seed, every event, and
+        what each chance event was drawn for. Checkable with Python alone, without Snakepit."""
+        return Response(selectors.match_export(self._match()))
 
 
 routes = [("matches", MatchViewSet, "match")]

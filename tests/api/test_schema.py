@@ -226,8 +226,12 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
         data={**act, "idempotency_key": "schema-walk-2"},
     )
     call(anyone, "get", "/api/matches/{id}/verify/", path=ids, status=409)
+    call(anyone, "get", "/api/matches/{id}/export/", path=ids, status=409)
+    # chance from the seed alone here (tests/conftest.py), so a part is refused
+    call(alice, "post", "/api/matches/{id}/entropy/", path=ids, status=422, data={"value": "ab" * 32})
     call(alice, "post", "/api/matches/{id}/forfeit/", path=ids, status=201, data={"reason": "schema walk"})
     call(anyone, "get", "/api/matches/{id}/verify/", path=ids, status=200)
+    call(anyone, "get", "/api/matches/{id}/export/", path=ids, status=200)
     call(alice, "get", "/api/matches/{id}/view/", path=ids, status=200)
 
     # -- challenges: other people are seated only once they accept ------------------------------------
