@@ -28,7 +28,8 @@ class Command(BaseCommand):
                 engine,
                 seats=match.seats.count(),
                 options=match.options,
-                events=(row.to_engine() for row in match.events.order_by("seq")),
+                # Entropy (and void) events are the store's, not the rules': the engine never sees them.
+                events=(row.to_engine() for row in match.events.order_by("seq") if row.is_engine_event),
             )
             if not result.ok:
                 disagreements.append(f"match {match.pk}: event {result.applied + 1} fails ({result.failure.code})")
