@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from matches.models import Match
+from core.errors import NotFound
+from matches.models import Match, MatchEvent
 from ratings import skill
-from ratings.models import Ladder, LadderEntry, LadderMatch, RatedMatch, RatingChange
+from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound, RatedMatch, RatingChange
 
 TOLERANCE = 1e-9
 
@@ -217,3 +218,64 @@ def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, fl
     for user_id, ordinal in rows:
         best[user_id] = max(best.get(user_id, float("-inf")), ordinal)
     return best
+
+
+def ladder_rounds(*, ladder: Ladder) -> QuerySet[LadderRound]:
+    """The ladder's rounds, newest first (season, then number: a stable order for pages)."""
+    return ladder.rounds.annotate(match_count=Count("matches")).order_by("-season", "-number")
+
+
+def ladder_round_get(*, ladder: Ladder, season: int, number: int) -> LadderRound:
+    ladder_round = ladder.rounds.filter(season=season, number=number).first()
+    if ladder_round is None:
+        raise NotFound(f"no round {number} of season {season} on {ladder.slug}", code="round/not_found")
+    return ladder_round
+
+
+def entry_get(*, ladder: Ladder, entry_id: int) -> LadderEntry:
+    entry = ladder.entries.select_related("user").filter(pk=entry_id).first()
+    if entry is None:
+        raise NotFound(f"no entry {entry_id} on {ladder.slug}", code="entry/not_found")
+    return entry
+
+
+def entry_head_to_head(*, entry: LadderEntry) -> QuerySet:
+    """The entry's record against each opponent it met in rated matches: games, wins (it finished
+    ahead), losses and draws (same rank), over every season; most-met opponents first, then by id.
+    One grouped query over the opponents' rating changes in the entry's matches."""
+    own_rank = RatingChange.objects.filter(rated_match=OuterRef("rated_match"), entry=entry).values("rank")[:1]
+    return (
+        RatingChange.objects.filter(rated_match__in=RatingChange.objects.filter(entry=entry).values("rated_match"))
+        .exclude(entry=entry)
+        .annotate(own_rank=Subquery(own_rank))
+        .values("entry")
+        .annotate(
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(own_rank__lt=F("rank"))),
+            losses=Count("pk", filter=Q(own_rank__gt=F("rank"))),
+            draws=Count("pk", filter=Q(own_rank=F("rank"))),
+            last_match=Max("rated_match__match_id"),
+        )
+        .order_by("-games", "entry")
+    )
+
+
+def entry_forfeits(*, entry: LadderEntry) -> list[dict]:
+    """How often the entry forfeited its ladder matches, by the reason in the log's forfeit event
+    (a missed move or match deadline, a resignation, a bot's illegal move); most frequent first."""
+    seats = {}
+    rated = RatingChange.objects.filter(entry=entry).values_list(
+        "rated_match__match_id", "rated_match__match__ladder_match__entries"
+    )
+    for match_id, seated in rated.iterator():
+        seats[match_id] = seated.index(entry.pk)
+    counts: dict[str, int] = {}
+    forfeits = MatchEvent.objects.filter(
+        kind=MatchEvent.Kind.FORFEIT,
+        match_id__in=RatingChange.objects.filter(entry=entry).values("rated_match__match_id"),
+    ).values_list("match_id", "seat", "payload")
+    for match_id, seat, payload in forfeits:
+        if seats.get(match_id) == seat:
+            reason = str(payload.get("reason", ""))
+            counts[reason] = counts.get(reason, 0) + 1
+    return [{"reason": reason, "count": count} for reason, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]

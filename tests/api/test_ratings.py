@@ -23,7 +23,7 @@ def test_an_organiser_runs_a_bot_ladder_and_anyone_reads_the_results(
         with django_capture_on_commit_callbacks(execute=True):
             started = alice.post("/api/ladders/dens/rounds/", {}, format="json")
         assert started.status_code == 201 and len(started.json()["matches"]) == 1
-    board = anyone.get("/api/ladders/dens/leaderboard/").json()
+    board = anyone.get("/api/ladders/dens/leaderboard/").json()["results"]
     assert [row["games"] for row in board] == [2, 2] and board[0]["ordinal"] >= board[1]["ordinal"]
     history = anyone.get(f"/api/ladders/dens/entries/{board[0]['entry']}/history/").json()
     assert history["count"] == 2 and {"mu_before", "mu_after", "match"} <= set(history["results"][0])
@@ -35,7 +35,7 @@ def test_an_organiser_runs_a_bot_ladder_and_anyone_reads_the_results(
     assert anyone.get("/api/ladder-entries/", {"game": "rattlebones"}).json()["count"] == 0
     closed = alice.post("/api/ladders/dens/seasons/close/", {}, format="json")
     assert closed.status_code == 201
-    assert anyone.get("/api/ladders/dens/seasons/").json()[0]["number"] == 1
+    assert anyone.get("/api/ladders/dens/seasons/").json()["results"][0]["number"] == 1
 
 
 def test_people_join_and_leave_and_only_organisers_manage(users, client_for):
