@@ -106,9 +106,18 @@ _AREA_CODES = {
     },
     "ladders": {
         403: ["ladder/not_organiser", "ladder/bots_only", "ladder/users_only"],
-        404: ["ladder/not_found", "entry/not_found"],
-        409: ["entry/already_joined", "entry/not_joined", "ladder/slug_taken"],
+        404: ["ladder/not_found", "entry/not_found", "round/not_found"],
+        409: [
+            "entry/already_joined",
+            "entry/not_joined",
+            "ladder/slug_taken",
+            "ladder/archived",
+            "ladder/has_matches",
+            "entry/deck_illegal",
+        ],
         422: [
+            "ladder/not_editable",
+            "ladder/no_deck_format",
             "ladder/unknown_rating_model",
             "ladder/round_interval_too_short",
             "ladder/bad_entry_policy",

@@ -71,11 +71,11 @@ def test_lists_say_whether_they_are_paginated(document):
         "/api/tournaments/",
         "/api/decks/",
         "/api/ladder-entries/",
+        "/api/ladders/{slug}/leaderboard/",
     ):
         assert body(path)["$ref"].startswith("#/components/schemas/Paginated"), path
     for path in (
         "/api/matches/{id}/events/",
-        "/api/ladders/{slug}/leaderboard/",
         "/api/tournaments/{slug}/entries/",
     ):
         assert body(path)["type"] == "array", path
@@ -309,11 +309,24 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/ladders/{slug}/matches/", path=slug, status=200)
     history = "/api/ladders/{slug}/entries/{entry_id}/history/"
     call(anyone, "get", history, path={**slug, "entry_id": entry["entry"]}, status=200)
+    one_entry = {**slug, "entry_id": entry["entry"]}
+    call(anyone, "get", "/api/ladders/{slug}/entries/{entry_id}/", path=one_entry, status=200)
+    call(anyone, "get", "/api/ladders/{slug}/entries/{entry_id}/head-to-head/", path=one_entry, status=200)
+    call(bob, "post", "/api/ladders/{slug}/entries/{entry_id}/resume/", path=one_entry, status=200, data={})
+    call(anyone, "get", "/api/ladders/{slug}/rounds/", path=slug, status=200)
+    one_round = {**slug, "season": 1, "number": 1}
+    call(anyone, "get", "/api/ladders/{slug}/rounds/{season}/{number}/matches/", path=one_round, status=200)
+    call(alice, "patch", "/api/ladders/{slug}/", path=slug, status=200, data={"name": "Dens of vipers"})
+    call(bob, "patch", "/api/ladders/{slug}/", path=slug, status=403, data={"name": "Mine"})
+    call(alice, "post", "/api/ladders/{slug}/pause/", path=slug, status=200, data={})
+    call(alice, "post", "/api/ladders/{slug}/resume/", path=slug, status=200, data={})
     call(alice, "post", "/api/ladders/{slug}/seasons/close/", path=slug, status=201, data={})
     call(anyone, "get", "/api/ladders/{slug}/seasons/", path=slug, status=200)
     call(bob, "post", "/api/ladders/{slug}/leave/", path=slug, status=204, data={})
     rows = call(anyone, "get", "/api/ladder-entries/", status=200, data={"ladder": ladder["slug"]})
     call(anyone, "get", "/api/ladder-entries/{id}/", path={"id": rows["results"][0]["id"]}, status=200)
+    call(alice, "delete", "/api/ladders/{slug}/", path=slug, status=409)
+    call(alice, "post", "/api/ladders/{slug}/archive/", path=slug, status=200, data={})
 
     # -- tournaments: a league at tables, reported, confirmed, disputed and corrected -------------------
     league = call(
