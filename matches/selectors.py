@@ -183,6 +183,51 @@ def matches_entropy_overdue(*, now: datetime) -> list[int]:
     return list(candidates.order_by("pk").values_list("pk", flat=True))
 
 
+@dataclass(frozen=True)
+class Reverification:
+    """What a finished match gives when its log is replayed through the engine as it is now."""
+
+    match_id: int
+    game: str
+    engine_version: str  # the version it was played with
+    current_version: str  # the version it was replayed with
+    verdict: str  # "same", "changed" (another outcome) or "broken" (no longer replays to an end)
+    recorded_outcome: dict | None
+    replayed_outcome: dict | None
+    failure: str | None  # for "broken": the first illegal event, named
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "match": self.match_id, "game": self.game, "engine_version": self.engine_version,
+            "current_version": self.current_version, "verdict": self.verdict,
+            "recorded_outcome": self.recorded_outcome, "replayed_outcome": self.replayed_outcome,
+            "failure": self.failure,
+        }
+
+
+def match_reverify(match: Match) -> Reverification:
+    """Replay a finished match's log through the current engine and compare the outcome with the
+    recorded one (which a correction may have set already). Writes nothing."""
+    game = match_game(match)
+    state = game.new_state(seats=match.seats.count(), options=match.options)
+    failure = None
+    for row in match.events.order_by("seq"):
+        if not row.is_engine_event:
+            continue
+        refused = replay_from(game, state, [row.to_engine()]).failure
+        if refused is not None:
+            failure = f"event {row.seq} ({row.kind}) is illegal now: {refused.code}: {refused.detail}"
+            break
+    outcome = game.outcome(state) if failure is None else None
+    replayed = outcome.to_json() if outcome is not None else None
+    if failure is None and replayed is None:
+        failure = "the log ends before the match does"
+    verdict = "broken" if failure else ("same" if replayed == match.outcome else "changed")
+    return Reverification(
+        match.pk, match.game, match.engine_version, game.spec.version, verdict, match.outcome, replayed, failure
+    )
+
+
 EXPORT_FORMAT = "snakepit-match/1"
 
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from core.errors import ApplicationError, Conflict, Forbidden, Rejected
 from core.quotas import quota_check, quota_exempt
@@ -77,6 +78,16 @@ def game_setup(*, game_key: str, options: dict[str, Any] | None, seats: int | No
         raise _engine_error(error) from None
 
 
+def _options_at_creation(game_key: str, options: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Options an app above sets for every new match of a game from what holds at this moment (the
+    decks app writes in the Rag'n'Guns ban list in effect): named in SNAKEPIT_MATCH_OPTIONS_AT_CREATION
+    by dotted path, since this app may not import them."""
+    path = settings.SNAKEPIT_MATCH_OPTIONS_AT_CREATION.get(game_key)
+    if path is None:
+        return options
+    return import_string(path)(dict(options or {}))
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -102,7 +113,9 @@ def match_create(
     The resolved options (defaults filled in) are stored, so a later change of a default never
     changes how an existing match replays.
     """
-    game, resolved, _ = game_setup(game_key=game_key, options=options, seats=len(seats))
+    game, resolved, _ = game_setup(
+        game_key=game_key, options=_options_at_creation(game_key, options), seats=len(seats)
+    )
     bots = game.bots()
     for index, spec in enumerate(seats):
         if (spec.user is None) == (not spec.bot):
@@ -402,3 +415,35 @@ def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int
     live_checkin(live)
     return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
 
+
+
+def match_correct(
+    *, match_id: int, previous_outcome: dict | None, outcome: dict, engine_version: str, reason: str
+) -> MatchEvent | None:
+    """Record that a finished match's outcome is now `outcome` (what its log gives through engine
+    `engine_version`): a `correction` event appended (the log is never edited) and the projection
+    follows. Idempotent: a match whose outcome is `outcome` already is left alone (None). Refused
+    when the recorded outcome is no longer `previous_outcome` (the report is stale)."""
+    with transaction.atomic():
+        match = match_get(match_id=match_id, for_update=True)
+        if not match.is_finished:
+            raise Conflict(f"match {match_id} is not finished", code="match/not_finished")
+        if match.outcome == outcome:
+            return None
+        if match.outcome != previous_outcome:
+            raise Conflict(
+                f"match {match_id}'s outcome is no longer the one the report read; run the report again",
+                code="match/report_stale",
+            )
+        seq = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+        row = MatchEvent.objects.create(
+            match=match, seq=seq + 1, kind=MatchEvent.Kind.CORRECTION,
+            payload={
+                "previous_outcome": previous_outcome, "outcome": outcome, "engine_version": engine_version,
+                "reason": reason[:200],
+            },
+        )
+        match.outcome = outcome
+        match.save(update_fields=["outcome"])
+    live_forget(match_id)
+    return row

@@ -1,0 +1,118 @@
+"""Re-verifying history after an engine fix (issue #23): `reverify` replays every finished match of a
+game through a deliberately changed Rat-Snake, reports same / changed / broken, and `--apply` appends
+corrections, moves the projection and recomputes the ladder's ratings."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from engines.errors import IllegalAction
+from engines.ratsnake import GAME as RAT_SNAKE
+from engines.registry import _loaded
+from matches import selectors
+from matches.live import live_forget
+from matches.models import Match
+from matches.services import SeatSpec, match_create, match_forfeit
+from matches.store import match_advance
+from ratings import services as ladders
+from ratings.models import LadderEntry
+from ratings.selectors import ratings_rebuild
+
+
+class FixedRatSnake(type(RAT_SNAKE)):
+    """Rat-Snake "-fix": a forfeit is no longer a legal event, and an odd score counts against its seat
+    (so some results change, some stay, and some logs no longer replay)."""
+
+    spec = RAT_SNAKE.spec.__class__(**{**RAT_SNAKE.spec.__dict__, "version": RAT_SNAKE.spec.version + "-fix"})
+
+    def apply_forfeit(self, state, seat, reason):
+        raise IllegalAction("forfeits were abolished", code="forfeit/abolished")
+
+    def outcome(self, state):
+        outcome = super().outcome(state)
+        if outcome is None:
+            return None
+        scores = tuple(-score if score % 2 else score for score in outcome.scores)
+        return type(outcome).from_scores(scores, outcome.reason)
+
+
+def ladder_played(rounds=4):
+    ladder = ladders.ladder_create(game_key="rat-snake", name="fix", slug="fix", options={"passes": 1})
+    for _ in range(4):
+        ladders.ladder_join(ladder=ladder, bot="random")
+    for number in range(rounds):
+        made = ladders.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(number), bots_play="caller")
+        for match in made.matches:
+            match_advance(match_id=match.pk)
+        ladders.ladder_ratings_apply(ladder_id=ladder.pk)
+    return ladder
+
+
+@pytest.mark.django_db
+def test_report_then_apply_corrects_changed_matches_and_recomputes_the_ladder(tmp_path, capsys, monkeypatch):
+    ladder = ladder_played()
+    finished = list(Match.objects.filter(status="finished").order_by("pk"))
+    assert len(finished) == 8
+    forfeited = finished[0]
+
+    dora = get_user_model().objects.create_user("dora")
+    resigned = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=dora), SeatSpec(bot="random")], entropy="server"
+    )
+    match_forfeit(match_id=resigned.pk, seat=0, reason="resigned", user=dora)
+    before = {entry.pk: (entry.mu, entry.sigma) for entry in LadderEntry.objects.filter(ladder=ladder)}
+    recorded = {match.pk: match.outcome for match in Match.objects.filter(status="finished")}
+
+    monkeypatch.setitem(_loaded, "rat-snake", FixedRatSnake())
+    live_forget()
+    report_path = tmp_path / "report.json"
+    call_command("reverify", "--game", "rat-snake", "--output", str(report_path))
+    table = capsys.readouterr().out
+    report = json.loads(report_path.read_text())
+    verdicts = {row["match"]: row for row in report["matches"]}
+    assert verdicts[resigned.pk]["verdict"] == "broken"
+    assert (
+        "forfeit/abolished" in verdicts[resigned.pk]["failure"]
+        and "event" in verdicts[resigned.pk]["failure"]
+    )
+    changed = [row["match"] for row in report["matches"] if row["verdict"] == "changed"]
+    same = [row["match"] for row in report["matches"] if row["verdict"] == "same"]
+    assert changed and same, "the fixed scoring changes some results and leaves others"
+    assert report["counts"] == {"same": len(same), "changed": len(changed), "broken": 1}
+    assert f"{len(changed)} changed" in table and "1 no longer replay" in table
+    assert {match.pk: match.outcome for match in Match.objects.filter(status="finished")} == recorded, (
+        "a report writes nothing"
+    )
+    assert not forfeited.events.filter(kind="correction").exists()
+
+    call_command("reverify", "--apply", str(report_path), "--json")
+    applied = json.loads(capsys.readouterr().out)
+    assert sorted(row["match"] for row in applied["corrected"]) == sorted(changed)
+    assert applied["left_broken"] == [resigned.pk]
+    for match_id in changed:
+        match = Match.objects.get(pk=match_id)
+        correction = match.events.order_by("-seq").first()
+        assert correction.kind == "correction"
+        assert correction.payload["previous_outcome"] == recorded[match_id]
+        assert match.outcome == correction.payload["outcome"] == verdicts[match_id]["replayed_outcome"]
+        assert selectors.match_verify(match).verified, "the log still verifies, through the fixed engine"
+    for match_id in same:
+        assert not Match.objects.get(pk=match_id).events.filter(kind="correction").exists()
+    after = {entry.pk: (entry.mu, entry.sigma) for entry in LadderEntry.objects.filter(ladder=ladder)}
+    moved = {row["entry"] for row in applied["ratings_moved"]}
+    assert moved == {entry for entry in before if before[entry] != after[entry]} and moved
+    for row in applied["ratings_moved"]:
+        assert (row["mu"][0], row["sigma"][0]) == before[row["entry"]] and (
+            row["mu"][1],
+            row["sigma"][1],
+        ) == after[row["entry"]]
+    assert ratings_rebuild(ladder=ladder).ok, "the stored ratings equal a rebuild from the corrected outcomes"
+
+    call_command("reverify", "--apply", str(report_path), "--json")
+    again = json.loads(capsys.readouterr().out)
+    assert again["corrected"] == [] and again["ratings_moved"] == [], "applying twice changes nothing"
