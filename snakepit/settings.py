@@ -301,6 +301,10 @@ SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
 SNAKEPIT_LIVE_MATCHES = int(os.environ.get("SNAKEPIT_LIVE_MATCHES", "5000"))
 # A match whose chance or bot move is this many seconds overdue is handed to a worker again.
 SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
+# Matches with people take entropy from each seat (docs/fairness.md); a seat has this long to commit,
+# then to reveal, before it lapses and its part defaults.
+SNAKEPIT_CONTRIBUTED_ENTROPY = env_flag("SNAKEPIT_CONTRIBUTED_ENTROPY", True)
+SNAKEPIT_ENTROPY_WINDOW_SECONDS = int(os.environ.get("SNAKEPIT_ENTROPY_WINDOW_SECONDS", "300"))
 
 # Where tournaments seeded by rating read each player's rating: a callable taking game_key and
 # user_ids, returning {user_id: rating}. Tournaments and ratings are siblings that never import each
