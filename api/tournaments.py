@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import datetime
 
 import django_filters
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import permissions, serializers, status, viewsets
@@ -18,10 +20,12 @@ from rest_framework.response import Response
 from api.games import GameKeyField
 from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from api.negotiation import FormatFilterNegotiation
+from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
-from tournaments import selectors, services
+from tournaments import exports, selectors, services, webhooks
 from tournaments.formats import lifecycle
-from tournaments.models import Tournament, TournamentEntry, TournamentTable
+from tournaments.formats.common import FormatError
+from tournaments.models import Tournament, TournamentEntry, TournamentTable, TournamentWebhook
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -34,8 +38,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = [
             "slug", "name", "game", "options", "format", "config", "seats_per_match", "result_mode", "seeding",
-            "registration_cap", "check_in_required", "check_in_opens_at", "status", "organiser", "summary",
-            "created_at", "started_at", "finished_at",
+            "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "seed_commitment", "status",
+            "organiser", "summary", "created_at", "started_at", "finished_at",
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
@@ -66,10 +70,12 @@ class TournamentConfigureSerializer(serializers.Serializer):
     registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
     check_in_required = serializers.BooleanField(required=False)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
 class RegisterSerializer(serializers.Serializer):
-    bot = serializers.CharField(required=False, help_text="Organisers: register one of the game's bots.")
+    username = serializers.CharField(required=False, max_length=150, help_text="Organisers: register this person.")
+    bot = serializers.CharField(required=False, max_length=40, help_text="Organisers: register one of the game's bots.")
     deck = serializers.CharField(required=False, help_text="Rag'n'Guns: your legal saved deck's share id.")
     seed = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ENTRIES, help_text="Organisers: a manual seed.")
 
@@ -91,6 +97,57 @@ class CorrectSerializer(serializers.Serializer):
     ranks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS)
     games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS), max_length=99, required=False, allow_null=True)
     reason = serializers.CharField(max_length=500)
+    forfeit = serializers.BooleanField(default=False, help_text="The result is a forfeit (FIDE tie-breaks count it as unplayed).")
+
+
+class RoundTimeSerializer(serializers.Serializer):
+    ends_at = serializers.DateTimeField(required=False, allow_null=True, help_text="When the round's time is up.")
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class SeedsSerializer(serializers.Serializer):
+    order = serializers.ListField(child=serializers.CharField(max_length=150), max_length=MAX_ENTRIES, help_text="Usernames (or player ids), seed 1 first.")
+
+
+class ForbiddenPairsSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=150), min_length=2, max_length=2),
+        max_length=1000, help_text="Pairs of usernames who never meet.",
+    )
+
+
+class RepairSerializer(serializers.Serializer):
+    tables = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=150), min_length=2, max_length=MAX_SEATS),
+        max_length=MAX_ENTRIES, help_text="Players of each table (usernames or player ids), in the round's table order.",
+    )
+    byes = serializers.ListField(child=serializers.CharField(max_length=150), max_length=MAX_ENTRIES, required=False, default=list)
+    reason = serializers.CharField(max_length=500)
+
+
+class CloseRoundSerializer(serializers.Serializer):
+    rule = serializers.ChoiceField(choices=["draw", "both_lose"])
+
+
+class WebhookSerializer(serializers.ModelSerializer):
+    events = serializers.ListField(child=serializers.ChoiceField(choices=webhooks.EVENTS), max_length=len(webhooks.EVENTS), required=False, default=list)
+    url = serializers.URLField(max_length=500)
+    deliveries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TournamentWebhook
+        fields = ["id", "url", "events", "created_at", "deliveries"]
+        read_only_fields = ["id", "created_at", "deliveries"]
+
+    def get_deliveries(self, webhook: TournamentWebhook) -> list[dict]:
+        return [
+            {"id": d.pk, "event": d.event, "status": d.status, "attempts": d.attempts, "response_status": d.response_status,
+             "last_error": d.last_error, "created_at": d.created_at, "delivered_at": d.delivered_at}
+            for d in webhook.deliveries.order_by("-pk")[:50]
+        ]
 
 
 class TournamentEntrySerializer(serializers.ModelSerializer):
@@ -197,7 +254,9 @@ class TournamentViewSet(viewsets.GenericViewSet):
             "create": TournamentCreateSerializer, "partial_update": TournamentConfigureSerializer,
             "register": RegisterSerializer, "report": ReportSerializer,
             "confirm": PlayerSerializer, "dispute": DisputeSerializer, "correct": CorrectSerializer,
-            "check_in": PlayerSerializer, "drop": PlayerSerializer,
+            "check_in": PlayerSerializer, "drop": PlayerSerializer, "cancel": ReasonSerializer, "seeds": SeedsSerializer,
+            "forbidden_pairs": ForbiddenPairsSerializer, "repair": RepairSerializer, "close_round": CloseRoundSerializer,
+            "webhooks": WebhookSerializer, "start": RoundTimeSerializer, "next_round": RoundTimeSerializer,
         }.get(self.action, TournamentSerializer)
 
     def _body(self, serializer_class):
@@ -233,25 +292,141 @@ class TournamentViewSet(viewsets.GenericViewSet):
         """Open registration (draft -> registration)."""
         return Response(TournamentSerializer(services.tournament_open(slug=slug, user=request.user)).data)
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    def destroy(self, request, slug=None):
+        """Delete a draft that never opened (409 `tournament/not_deletable` otherwise: cancel it)."""
+        services.tournament_delete(slug=slug, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=ReasonSerializer, responses=TournamentSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def cancel(self, request, slug=None):
+        """Cancel at any point before the end; the log stays."""
+        reason = self._body(ReasonSerializer)["reason"]
+        return Response(TournamentSerializer(services.tournament_cancel(slug=slug, user=request.user, reason=reason)).data)
+
+    @extend_schema(request=RoundTimeSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def start(self, request, slug=None):
-        """Seed the players and pair the first round (registration -> running)."""
-        return Response(TournamentSerializer(services.tournament_start(slug=slug, user=request.user)).data)
+        """Seed the players and pair the first round (registration -> running); `ends_at` times it."""
+        ends_at = self._body(RoundTimeSerializer).get("ends_at")
+        return Response(TournamentSerializer(services.tournament_start(slug=slug, user=request.user, ends_at=ends_at)).data)
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @extend_schema(request=RoundTimeSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], url_path="next-round", permission_classes=[permissions.IsAuthenticated])
     def next_round(self, request, slug=None):
         """Pair the next round once every table of this one is decided; finishes the tournament when
-        nothing is left. 409 `round/not_complete` otherwise."""
-        return Response(TournamentSerializer(services.tournament_next_round(slug=slug, user=request.user)).data)
+        nothing is left. 409 `round/not_complete` otherwise. `ends_at` times the round."""
+        ends_at = self._body(RoundTimeSerializer).get("ends_at")
+        return Response(TournamentSerializer(services.tournament_next_round(slug=slug, user=request.user, ends_at=ends_at)).data)
+
+    @extend_schema(request=SeedsSerializer, responses=TournamentEntrySerializer(many=True))
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def seeds(self, request, slug=None):
+        """Manual seeding: the organiser orders the players, rated or not (seeding "manual")."""
+        entries = services.tournament_seeds_set(slug=slug, user=request.user, order=self._body(SeedsSerializer)["order"])
+        return Response(TournamentEntrySerializer(entries, many=True).data)
+
+    @extend_schema(request=ForbiddenPairsSerializer, responses=ForbiddenPairsSerializer)
+    @action(detail=True, methods=["get", "put"], url_path="forbidden-pairs", permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    def forbidden_pairs(self, request, slug=None):
+        """Pairs who never meet (Swiss), by username; a PUT replaces them for every round paired after it."""
+        tournament = self._tournament(slug)
+        if request.method == "PUT":
+            services.tournament_forbidden_pairs_set(slug=slug, user=request.user, pairs=self._body(ForbiddenPairsSerializer)["pairs"])
+        state = selectors.tournament_head(tournament).state
+        names = exports.player_names(tournament)
+        return Response({"pairs": [[names.get(p, p) for p in pair] for pair in state.forbidden]})
+
+    @extend_schema(request=RepairSerializer, responses={201: RecordedEventSerializer})
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/repair", permission_classes=[permissions.IsAuthenticated])
+    def repair(self, request, slug=None, round_number=None):
+        """Re-pair or swap players of the latest round before any result, with a reason (tables at a table only)."""
+        data = self._body(RepairSerializer)
+        event = services.tournament_round_repair(
+            slug=slug, user=request.user, round_number=int(round_number), tables=data["tables"], byes=data["byes"], reason=data["reason"]
+        )
+        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=CloseRoundSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/close", permission_classes=[permissions.IsAuthenticated])
+    def close_round(self, request, slug=None, round_number=None):
+        """Past the round's end time, close its open tables by rule: "draw" or "both_lose"."""
+        closed = services.tournament_round_close(
+            slug=slug, user=request.user, round_number=int(round_number), rule=self._body(CloseRoundSerializer)["rule"]
+        )
+        return Response({"closed": closed})
+
+    @extend_schema(request=WebhookSerializer, responses={200: WebhookSerializer(many=True), 201: WebhookSerializer}, extensions=errors(403))
+    @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[permissions.IsAuthenticated])
+    def webhooks(self, request, slug=None):
+        """The organiser's webhooks with their latest deliveries; POST registers one and shows its
+        signing secret, once."""
+        tournament = self._tournament(slug)
+        if not (request.user.is_staff or tournament.organiser_id == request.user.pk):
+            return Response({"code": "tournament/not_organiser", "detail": "only the organiser (or staff) sees the webhooks"}, status=403)
+        if request.method == "POST":
+            data = self._body(WebhookSerializer)
+            webhook = services.tournament_webhook_add(slug=slug, user=request.user, url=data["url"], events=data["events"])
+            return Response({**WebhookSerializer(webhook).data, "secret": webhook.secret}, status=status.HTTP_201_CREATED)
+        return Response(WebhookSerializer(tournament.webhooks.all(), many=True).data)
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TournamentSerializer})
+    @action(detail=False, methods=["post"], url_path="import", permission_classes=[permissions.IsAuthenticated])
+    def import_log(self, request):
+        """Import another instance's JSON export; its log replays here to the same standings."""
+        tournament = services.tournament_import(user=request.user, data=request.data)
+        return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={(200, "text/csv"): str})
+    @action(detail=True, methods=["get"], url_path="tables/csv")
+    def tables_csv(self, request, slug=None):
+        """Every pairing as CSV: round, table, seats, status, result."""
+        tournament = self._tournament(slug)
+        return _download(exports.pairings_csv(tournament), "text/csv; charset=utf-8", f"{tournament.slug}-pairings.csv")
+
+    @extend_schema(responses={(200, "text/plain"): str}, extensions=errors(409))
+    @action(detail=True, methods=["get"], url_path="export/trf")
+    def export_trf(self, request, slug=None):
+        """A Swiss in FIDE's TRF16 format."""
+        tournament, rows = self._standing_rows(slug)
+        if tournament.format != "swiss":
+            return Response({"code": "export/not_swiss", "detail": "TRF describes Swiss tournaments"}, status=409)
+        return _download(exports.tournament_trf(tournament, rows), "text/plain; charset=utf-8", f"{tournament.slug}.trf")
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"], url_path="export/json")
+    def export_json(self, request, slug=None):
+        """The whole tournament as JSON: set-up, players' names, log and standings (importable)."""
+        tournament, rows = self._standing_rows(slug)
+        return Response(exports.tournament_export(tournament, rows))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["get"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]{1,30})")
+    def tables_detail(self, request, slug=None, match_key=None):  # named to route after tables/csv
+        """One table: its players, status, result, pending reports and every step of its history
+        with its author, from the log."""
+        tournament = self._tournament(slug)
+        try:
+            view = lifecycle.table(selectors.tournament_head(tournament).state, match_key)
+        except FormatError:
+            return Response({"code": "table/unknown", "detail": f"no table {match_key!r}"}, status=404)
+        names = exports.player_names(tournament)
+        view["names"] = {p: names.get(p, p) for p in view["players"]}
+        view["events"] = [
+            {"seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": e.created_at,
+             "actor": e.actor.get_username() if e.actor_id else None}
+            for e in tournament.events.filter(payload__match_key=match_key).select_related("actor").order_by("seq")
+        ]
+        view["matches"] = list(tournament.matches.filter(match_key=match_key).order_by("game_number").values_list("match_id", flat=True))
+        return Response(view)
 
     @extend_schema(request=RegisterSerializer, responses={201: TournamentEntrySerializer})
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def register(self, request, slug=None):
         data = self._body(RegisterSerializer)
         entry = services.tournament_register(
-            slug=slug, user=request.user, bot=data.get("bot", ""), deck_share_id=data.get("deck"), seed=data.get("seed")
+            slug=slug, user=request.user, bot=data.get("bot", ""), deck_share_id=data.get("deck"), seed=data.get("seed"),
+            username=data.get("username"),
         )
         return Response(TournamentEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -290,7 +465,20 @@ class TournamentViewSet(viewsets.GenericViewSet):
         matches: dict[str, list[int]] = {}
         for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list("match_key", "match_id"):
             matches.setdefault(key, []).append(match_id)
-        return Response(TableSerializer(tables, many=True, context={"matches": matches}).data)
+        tables = sorted(tables, key=lambda t: (t.round, exports.natural_key(t.match_key)))
+        rows = TableSerializer(tables, many=True, context={"matches": matches}).data
+        # A table still open past its round's end time is flagged for the organiser.
+        ends = {
+            number: ends_at
+            for number, ends_at in tournament.events.filter(kind="round_paired").values_list("payload__round", "payload__ends_at")
+            if ends_at
+        }
+        now = timezone.now()
+        for row in rows:
+            ends_at = ends.get(row["round"])
+            row["ends_at"] = ends_at
+            row["overdue"] = bool(ends_at and row["status"] != "decided" and now >= datetime.fromisoformat(ends_at))
+        return Response(rows)
 
     @extend_schema(responses={200: ANY_OBJECTS})
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -376,9 +564,16 @@ class TournamentViewSet(viewsets.GenericViewSet):
         """The organiser settles a dispute or corrects any result; earlier reports stay in the log."""
         data = self._body(CorrectSerializer)
         event = services.tournament_correct(
-            slug=slug, user=request.user, match_key=match_key, ranks=data["ranks"], games=data.get("games"), reason=data["reason"]
+            slug=slug, user=request.user, match_key=match_key, ranks=data["ranks"], games=data.get("games"), reason=data["reason"],
+            forfeit=data["forfeit"],
         )
         return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+
+
+def _download(text: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _standings_csv(tournament: Tournament, rows: list[dict]) -> HttpResponse:

@@ -34,7 +34,7 @@ DOMAINS = {
     "decks": {"Deck", "DeckVersion"},
     "tournaments": {
         "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding", "TournamentMatch",
-        "TournamentSnapshot",
+        "TournamentSnapshot", "TournamentWebhook", "TournamentWebhookDelivery",
     },
     "ratings": {"Ladder", "LadderEntry", "LadderRound", "LadderMatch", "RatedMatch", "RatingChange", "LadderSeason"},
 }  # fmt: skip

@@ -27,6 +27,7 @@ class Tournament(models.Model):
         REGISTRATION = "registration"
         RUNNING = "running"
         FINISHED = "finished"
+        CANCELLED = "cancelled"
 
     class ResultMode(models.TextChoices):
         SNAKEPIT = "snakepit", "played on Snakepit"
@@ -36,6 +37,7 @@ class Tournament(models.Model):
         MANUAL = "manual"
         RANDOM = "random"
         RATING = "rating"
+        REGISTRATION = "registration"
 
     slug = models.SlugField(unique=True, allow_unicode=True)
     name = models.CharField(max_length=120)
@@ -45,10 +47,15 @@ class Tournament(models.Model):
     config = models.JSONField(default=dict, help_text="Resolved format options (see /api/tournament-formats/).")
     seats_per_match = models.PositiveSmallIntegerField(default=2)
     result_mode = models.CharField(max_length=10, choices=ResultMode.choices, default=ResultMode.SNAKEPIT)
-    seeding = models.CharField(max_length=10, choices=Seeding.choices, default=Seeding.RANDOM)
+    seeding = models.CharField(max_length=12, choices=Seeding.choices, default=Seeding.RANDOM)
     registration_cap = models.PositiveIntegerField(null=True, blank=True)
     check_in_required = models.BooleanField(default=False)
     check_in_opens_at = models.DateTimeField(null=True, blank=True)
+    check_in_closes_at = models.DateTimeField(null=True, blank=True)
+    # Random seeding and pairing lots come from this secret: its SHA-256 is published when
+    # registration opens (the `registration_opened` event) and the secret itself with the start.
+    seed = models.BinaryField(max_length=32, editable=False, default=b"")
+    seed_commitment = models.CharField(max_length=64, editable=False, blank=True, default="")
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.DRAFT, db_index=True)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -93,6 +100,7 @@ class TournamentEntry(models.Model):
     player = models.CharField(max_length=20)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries")
     bot = models.CharField(max_length=40, blank=True, default="")
+    name = models.CharField(max_length=150, blank=True, default="", help_text="Imported tournaments: the player's name there.")
     deck_version = models.ForeignKey(DeckVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     seed = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
@@ -108,7 +116,9 @@ class TournamentEntry(models.Model):
 
     @property
     def label(self) -> str:
-        return self.user.get_username() if self.user_id else f"bot:{self.bot}#{self.player}"
+        if self.user_id:
+            return self.user.get_username()
+        return self.name or f"bot:{self.bot}#{self.player}"
 
 
 class TournamentTable(models.Model):
@@ -176,3 +186,47 @@ class TournamentSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} @ {self.seq}"
+
+
+class TournamentWebhook(models.Model):
+    """A URL the organiser registered: it receives signed JSON for the tournament's chosen events."""
+
+    class Event(models.TextChoices):
+        ROUND_PAIRED = "round_paired"
+        RESULT_REPORTED = "result_reported"
+        DISPUTE_OPENED = "dispute_opened"
+        TOURNAMENT_FINISHED = "tournament_finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64, editable=False)
+    events = models.JSONField(default=list, help_text="Event names; empty: all of them.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "pk"]
+
+    def wants(self, event: str) -> bool:
+        return not self.events or event in self.events
+
+
+class TournamentWebhookDelivery(models.Model):
+    """One event sent (or being sent) to one webhook, with what happened to each attempt."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DELIVERED = "delivered"
+        FAILED = "failed"
+
+    webhook = models.ForeignKey(TournamentWebhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=30)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["webhook", "-pk"]

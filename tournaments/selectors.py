@@ -21,7 +21,7 @@ from tournaments.formats.lifecycle_state import Table
 from tournaments.models import Tournament, TournamentEntry, TournamentEvent
 
 # Facts of the service's own, kept in the same log but not part of the reducer's vocabulary.
-SERVICE_KINDS = frozenset({"registration_opened", "match_created"})
+SERVICE_KINDS = frozenset({"registration_opened", "match_created", "seeds_set", "round_closed", "cancelled"})
 
 # The entry status each reducer event leaves its player in.
 ENTRY_STATUS = {
@@ -254,5 +254,7 @@ def tournament_unrecorded_matches(tournament: Tournament) -> list[int]:
     recorded = {
         event.payload.get("match_id") for event in tournament.events.filter(kind="game_recorded")
     }
-    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
-    return sorted(match_id for match_id in finished if match_id not in recorded)
+    # A table decided otherwise (a drop's forfeit, the organiser's correction) takes no more games.
+    decided = set(tournament.tables.filter(status="decided").values_list("match_key", flat=True))
+    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list("match_id", "match_key")
+    return sorted(match_id for match_id, key in finished if match_id not in recorded and key not in decided)

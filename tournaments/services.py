@@ -12,11 +12,15 @@ nothing.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
+import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -26,9 +30,10 @@ from core.quotas import quota_check
 from core.slugs import slug_for
 from decks.selectors import deck_version_brought, deck_version_for_entry
 from decks.services import deck_version_freeze
+from engines.chance import ChanceRequest, draw, seed_commitment
 from engines.registry import get_game
 from matches.models import Match
-from matches.services import SeatSpec, game_setup, match_create
+from matches.services import SeatSpec, game_setup, match_create, match_forfeit
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
 from tournaments.models import (
@@ -49,8 +54,10 @@ from tournaments.selectors import (
     tournament_get,
     tournament_head,
     tournament_head_remember,
+    tournament_projection,
     tournament_standings_stored,
 )
+from tournaments.webhooks import webhook_add, webhooks_notify
 
 # A snapshot of the reducer's state is saved whenever this many events have passed since the last
 # multiple of it, and after every pairing; a process without the state cached folds at most this
@@ -69,6 +76,8 @@ OUT_OF_ORDER = frozenset(
         "tournament/not_complete",
         "tournament/already_started",
         "player/already_registered",
+        "result/disputed",
+        "round/already_started",
     }
 )
 
@@ -240,7 +249,9 @@ def tournament_create(
     )
     quota_check(
         organiser, name="tournaments", what="tournaments not finished",
-        current=Tournament.objects.filter(organiser=organiser).exclude(status=Tournament.Status.FINISHED).count(),
+        current=Tournament.objects.filter(organiser=organiser)
+        .exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+        .count(),
     )
     if Tournament.objects.filter(slug=slug).exists():
         raise Conflict(f"a tournament {slug!r} exists already", code="tournament/slug_taken")
@@ -252,7 +263,7 @@ def tournament_create(
 
 
 CONFIGURABLE = ("name", "options", "config", "seats_per_match", "result_mode", "seeding", "registration_cap",
-                "check_in_required", "check_in_opens_at")
+                "check_in_required", "check_in_opens_at", "check_in_closes_at")
 
 
 @transaction.atomic
@@ -266,7 +277,7 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
     if unknown:
         raise Rejected(f"cannot change {', '.join(unknown)}", code="tournament/not_configurable")
     if tournament.status == Tournament.Status.REGISTRATION:
-        late = sorted(set(changes) - {"registration_cap", "check_in_required", "check_in_opens_at", "name"})
+        late = sorted(set(changes) - {"registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "name"})
         if late:
             raise Conflict(f"registration is open: {', '.join(late)} can no longer change", code="tournament/wrong_status")
     else:
@@ -286,42 +297,82 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
         changes.update(options=resolved, seats_per_match=seats, config=dict(spec.config))
     for field, value in changes.items():
         setattr(tournament, field, value)
+    if tournament.check_in_opens_at and tournament.check_in_closes_at and tournament.check_in_closes_at <= tournament.check_in_opens_at:
+        raise Rejected("check-in closes after it opens", code="check_in/bad_window")
     tournament.save()
     return tournament
 
 
 @transaction.atomic
 def tournament_open(*, slug: str, user) -> Tournament:
-    """Draft -> registration."""
+    """Draft -> registration. The secret behind random seeding and any lots is drawn now and its
+    SHA-256 published in the log; the secret itself is revealed in the `started` event, so anyone
+    can check the seeding afterwards (as a match's seed is committed, then revealed)."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.DRAFT)
+    tournament.seed = secrets.token_bytes(32)
+    tournament.seed_commitment = seed_commitment(tournament.seed)
     change = _Change(tournament)
-    change.append({"kind": "registration_opened"}, actor=user)
+    change.append({"kind": "registration_opened", "seed_commitment": tournament.seed_commitment}, actor=user)
     change.project()
     tournament.status = Tournament.Status.REGISTRATION
-    tournament.save(update_fields=["status"])
+    tournament.save(update_fields=["status", "seed", "seed_commitment"])
     return tournament
+
+
+@transaction.atomic
+def tournament_cancel(*, slug: str, user, reason: str) -> Tournament:
+    """Cancel at any point before the end: an event, and the log stays. Nothing is paired, reported
+    or registered afterwards (every write needs another status)."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    change = _Change(tournament)
+    change.append({"kind": "cancelled", "reason": reason}, actor=user)
+    change.project()
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_delete(*, slug: str, user) -> None:
+    """Delete a draft that never opened: it has no log to keep."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    if tournament.status != Tournament.Status.DRAFT or tournament.events.exists():
+        raise Conflict("only a draft that never opened can be deleted; cancel it instead", code="tournament/not_deletable")
+    tournament.delete()
 
 
 # --- registration -------------------------------------------------------------------------------
 
 @transaction.atomic
 def tournament_register(
-    *, slug: str, user, bot: str = "", deck_share_id: str | None = None, seed: int | None = None
+    *, slug: str, user, bot: str = "", deck_share_id: str | None = None, seed: int | None = None,
+    username: str | None = None,
 ) -> TournamentEntry:
-    """Register `user` (or, by the organiser, a built-in bot). Swiss and pods take late entries."""
+    """Register `user`; or, by the organiser, the person named `username` or a built-in bot. Swiss
+    and pods take late entries."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     game = get_game(tournament.game)
+    actor = user
+    if username is not None and not bot and username != user.get_username():
+        _require_organiser(tournament, user)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise NotFound(f"no user {username!r}", code="user/not_found")
     if bot:
         _require_organiser(tournament, user)
         if bot not in game.bots():
             raise Rejected(f"{game.spec.name} has no bot {bot!r}", code="seat/unknown_bot")
     elif tournament.entries.filter(user=user).exists():
-        raise Conflict("you are registered already", code="player/already_registered")
+        raise Conflict(f"{user.get_username()} is registered already", code="player/already_registered")
     if seed is not None:
-        _require_organiser(tournament, user)
+        _require_organiser(tournament, actor)
     active = tournament.entries.exclude(status=TournamentEntry.Status.DROPPED).count()
     if tournament.registration_cap is not None and active >= tournament.registration_cap:
         raise Conflict(f"the tournament is full ({tournament.registration_cap})", code="tournament/full")
@@ -337,7 +388,7 @@ def tournament_register(
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     player = f"b{tournament.entries.filter(user__isnull=True).count() + 1}" if bot else f"u{user.pk}"
     change = _Change(tournament)
-    change.append({"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=user)
+    change.append({"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=actor)
     entry = TournamentEntry.objects.create(
         tournament=tournament, player=player, user=None if bot else user, bot=bot, deck_version=deck_version, seed=seed
     )
@@ -362,17 +413,32 @@ def _entry_for(tournament: Tournament, user, player: str | None) -> TournamentEn
 
 @transaction.atomic
 def tournament_check_in(*, slug: str, user, player: str | None = None) -> TournamentEntry:
+    """Check in (or, by the organiser, check a player in) within the check-in window. Every check-in
+    goes through `check_in_refusal`, the one place that says why an entry may not check in."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_status(tournament, Tournament.Status.REGISTRATION)
-    if not tournament.check_in_required:
-        raise Conflict("this tournament has no check-in", code="check_in/not_required")
-    if tournament.check_in_opens_at and timezone.now() < tournament.check_in_opens_at:
-        raise Conflict(f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open")
     entry = _entry_for(tournament, user, player)
+    refusal = check_in_refusal(tournament=tournament, entry=entry, now=timezone.now())
+    if refusal is not None:
+        raise refusal
     change = _Change(tournament)
     change.append({"kind": "checked_in", "player": entry.player}, actor=user)
     change.project()
     return entry
+
+
+def check_in_refusal(*, tournament: Tournament, entry: TournamentEntry, now: datetime) -> ApplicationError | None:
+    """Why `entry` may not check in now, or None. The window's bounds are inclusive of its opening
+    and exclusive of its closing."""
+    if not tournament.check_in_required:
+        return Conflict("this tournament has no check-in", code="check_in/not_required")
+    if tournament.check_in_opens_at and now < tournament.check_in_opens_at:
+        return Conflict(f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open")
+    if tournament.check_in_closes_at and now >= tournament.check_in_closes_at:
+        return Conflict(f"check-in closed at {tournament.check_in_closes_at.isoformat()}", code="check_in/closed")
+    if entry.status == TournamentEntry.Status.DROPPED:
+        return Conflict(f"{entry.label} has dropped", code="player/already_dropped")
+    return None
 
 
 @transaction.atomic
@@ -382,24 +448,54 @@ def tournament_drop(*, slug: str, user, player: str | None = None) -> Tournament
     _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     entry = _entry_for(tournament, user, player)
     change = _Change(tournament)
+    before = {t["match_key"] for t in lifecycle.pending_tables(change.state)}
     change.append({"kind": "dropped", "player": entry.player}, actor=user)
     change.project()
+    forfeited = before - {t["match_key"] for t in lifecycle.pending_tables(change.state)}
+    _matches_forfeit(tournament, forfeited, entry.player)
     return entry
+
+
+def _matches_forfeit(tournament: Tournament, match_keys: set[str], player: str) -> None:
+    """The dropped player's unfinished Snakepit matches at tables the drop decided end in their
+    forfeit, so that nobody plays on for a result the log no longer takes."""
+    links = tournament.matches.filter(match_key__in=match_keys).exclude(match__status=Match.Status.FINISHED)
+    for link in links.select_related("match"):
+        table = lifecycle.table(tournament_head(tournament).state, link.match_key)
+        match_forfeit(match_id=link.match_id, seat=table["players"].index(player), reason="dropped from the tournament")
 
 
 # --- running ------------------------------------------------------------------------------------
 
 def _rng(tournament: Tournament, purpose: str, seq: int) -> random.Random:
-    # Reproducible: the same log position of the same tournament always draws the same.
-    digest = hashlib.sha256(f"snakepit/tournament/{tournament.slug}/{purpose}/{seq}".encode()).digest()
+    # Reproducible from the committed secret (revealed at the start); a tournament opened before
+    # secrets existed falls back to its slug.
+    message = f"snakepit/tournament/{purpose}/{seq}".encode()
+    if tournament.seed:
+        digest = hmac.digest(bytes(tournament.seed), message, "sha256")
+    else:
+        digest = hashlib.sha256(f"snakepit/tournament/{tournament.slug}/{purpose}/{seq}".encode()).digest()
     return random.Random(int.from_bytes(digest, "big"))
+
+
+def random_seed_order(seed: bytes, players: list[str]) -> list[str]:
+    """Random seeding, checkable by anyone once the secret is revealed: the player ids sorted as
+    strings, then shuffled by `engines.chance.draw(seed, 0, shuffle)` (docs/tournaments.md)."""
+    ordered = sorted(players)
+    permutation = draw(seed, 0, ChanceRequest.shuffle("seeding", size=len(ordered)))["permutation"]
+    return [ordered[i] for i in permutation]
 
 
 def _seed_order(tournament: Tournament, entries: list[TournamentEntry], seq: int) -> list[TournamentEntry]:
     if tournament.seeding == Tournament.Seeding.RANDOM:
-        order = sorted(entries, key=lambda entry: entry.player)
-        _rng(tournament, "seeding", seq).shuffle(order)
-        return order
+        if not tournament.seed:
+            order = sorted(entries, key=lambda entry: entry.player)
+            _rng(tournament, "seeding", seq).shuffle(order)
+            return order
+        by_player = {entry.player: entry for entry in entries}
+        return [by_player[p] for p in random_seed_order(bytes(tournament.seed), list(by_player))]
+    if tournament.seeding == Tournament.Seeding.REGISTRATION:
+        return sorted(entries, key=lambda entry: entry.pk)
     if tournament.seeding == Tournament.Seeding.RATING:
         ratings = _ratings(tournament, entries)
         return sorted(entries, key=lambda entry: (-ratings.get(entry.pk, float("-inf")), entry.seed or 10**9, entry.pk))
@@ -416,7 +512,7 @@ def _ratings(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int
 
 
 @transaction.atomic
-def tournament_start(*, slug: str, user) -> Tournament:
+def tournament_start(*, slug: str, user, ends_at: datetime | None = None) -> Tournament:
     """Registration -> running: seed the players (checked-in ones where check-in is required) and
     pair the first round."""
     tournament = tournament_get(slug=slug, for_update=True)
@@ -427,44 +523,56 @@ def tournament_start(*, slug: str, user) -> Tournament:
         entries = [entry for entry in entries if entry.status == TournamentEntry.Status.CHECKED_IN]
     change = _Change(tournament)
     players = [entry.player for entry in _seed_order(tournament, entries, change.seq)]
-    change.append({"kind": "started", "players": players}, actor=user)
+    started = {"kind": "started", "players": players, "seeding": tournament.seeding}
+    if tournament.seed:
+        started["seed"] = bytes(tournament.seed).hex()  # the reveal: SHA-256 of it is the commitment
+    change.append(started, actor=user)
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    _pair_next_round(change, user)
+    _pair_next_round(change, user, ends_at=ends_at)
     change.project()
     return tournament
 
 
 @transaction.atomic
-def tournament_next_round(*, slug: str, user) -> Tournament:
+def tournament_next_round(*, slug: str, user, ends_at: datetime | None = None) -> Tournament:
     """Pair the next round (409 `round/not_complete` while a table is undecided), or finish the
     tournament when nothing is left to play."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.RUNNING)
     change = _Change(tournament)
-    _pair_next_round(change, user)
+    _pair_next_round(change, user, ends_at=ends_at)
     change.project()
     return tournament
 
 
-def _pair_next_round(change: _Change, user) -> None:
+def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None) -> None:
     tournament = change.tournament
     if lifecycle.is_complete(change.state):
         change.append({"kind": "finished"}, actor=user)
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
+        webhooks_notify(tournament, "tournament_finished", {"standings_url": f"/api/tournaments/{tournament.slug}/standings/"})
         return
     try:
         paired = lifecycle.next_round(change.state, rng=_rng(tournament, "pairing", change.seq))
     except FormatError as error:
         raise _refusal(error) from None
+    if ends_at is not None:
+        paired["ends_at"] = ends_at.isoformat()
     change.append(paired, actor=user)
     if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
         for table in paired["tables"]:
-            _start_game(change, table["match_key"], table["players"], game_number=1)
+            # A table decided at pairing (a forfeit for a dropped player) plays no match.
+            if lifecycle.table(change.state, table["match_key"])["status"] != "decided":
+                _start_game(change, table["match_key"], table["players"], game_number=1)
+    webhooks_notify(
+        tournament, "round_paired",
+        {"round": paired["round"], "stage": paired["stage"], "tables": paired["tables"], "byes": paired["byes"], "ends_at": paired.get("ends_at")},
+    )
 
 
 def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:
@@ -496,6 +604,8 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
         return None
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=link.tournament_id)
+        if tournament.status == Tournament.Status.CANCELLED:
+            return None
         if tournament.events.filter(kind="game_recorded", payload__match_id=match_id).exists():
             return None  # already recorded: a duplicate signal changes nothing
         change = _Change(tournament)
@@ -503,7 +613,9 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
         try:
             event = change.append(recorded)
         except ApplicationError as refused:
-            if refused.code == "result/already_recorded":  # the organiser settled it meanwhile
+            # The organiser settled the table meanwhile, a drop forfeited it, or the tournament
+            # ended: the game is no longer the table's to decide.
+            if refused.code in ("result/already_recorded", "tournament/finished"):
                 return None
             raise
         table = lifecycle.table(change.state, link.match_key)
@@ -516,20 +628,47 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
 # --- results at a table ---------------------------------------------------------------------------
 
 def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool = False, player: str | None = None):
+    """One step of a table's reporting, by a participant of the table (the organiser may act for
+    one by naming `player`), or by the organiser as such (`organiser`: corrections; a confirmation
+    by an organiser who does not play there). Reports and confirmations are refused once the table
+    is disputed: only the organiser's correction settles a dispute."""
     with transaction.atomic():
         tournament = tournament_get(slug=slug, for_update=True)
         _require_status(tournament, Tournament.Status.RUNNING, Tournament.Status.FINISHED)
-        if organiser:
-            _require_organiser(tournament, user)
-        else:
+        if not organiser:
             _require_status(tournament, Tournament.Status.RUNNING)
             if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
                 raise Conflict("results of this tournament come from its Snakepit matches", code="result/played_on_snakepit")
-            payload["by"] = _entry_for(tournament, user, player).player
         change = _Change(tournament)
+        key = payload["match_key"]
+        try:
+            before = lifecycle.table(change.state, key)
+        except FormatError as error:
+            raise NotFound(error.detail, code=error.code) from None
+        if organiser:
+            _require_organiser(tournament, user)
+        elif player is None and payload["kind"] == "result_confirmed" and _organises(tournament, user) and not (
+            tournament.entries.filter(user=user, player__in=before["players"]).exists()
+        ):
+            payload["by_organiser"] = True
+        else:
+            payload["by"] = _entry_for(tournament, user, player).player
         event = change.append(payload, actor=user)
         change.project()
+        after = lifecycle.table(change.state, key)
+        if payload["kind"] == "result_reported":
+            webhooks_notify(tournament, "result_reported", {"table": _table_public(after), "by": payload["by"]})
+        if after["status"] == "disputed" and before["status"] != "disputed":
+            webhooks_notify(tournament, "dispute_opened", {"table": _table_public(after)})
         return event
+
+
+def _organises(tournament: Tournament, user) -> bool:
+    return bool(user.is_staff or tournament.organiser_id == user.pk)
+
+
+def _table_public(table: dict) -> dict:
+    return {key: table[key] for key in ("match_key", "round", "stage", "players", "status", "result", "reports")}
 
 
 def tournament_report(*, slug: str, user, match_key: str, ranks: list[int], games: list | None = None, player=None):
@@ -548,10 +687,191 @@ def tournament_dispute(*, slug: str, user, match_key: str, reason: str, player=N
     )
 
 
-def tournament_correct(*, slug: str, user, match_key: str, ranks: list[int], reason: str, games: list | None = None):
-    """The organiser settles a dispute or corrects any result; the earlier reports stay in the log."""
-    return _result_event(
-        slug, user,
-        {"kind": "result_corrected", "match_key": match_key, "ranks": ranks, "games": games, "reason": reason},
-        organiser=True,
+def tournament_correct(
+    *, slug: str, user, match_key: str, ranks: list[int], reason: str, games: list | None = None, forfeit: bool = False
+):
+    """The organiser settles a dispute or corrects any result, possibly as a forfeit; the earlier
+    reports stay in the log."""
+    payload = {"kind": "result_corrected", "match_key": match_key, "ranks": ranks, "games": games, "reason": reason}
+    if forfeit:
+        payload["forfeit"] = True
+    return _result_event(slug, user, payload, organiser=True)
+
+
+# --- the organiser's control over seeds and pairings -----------------------------------------------
+
+def _players_named(tournament: Tournament, names: list[str]) -> list[str]:
+    """Player ids for usernames (or player ids, as the log and the listings show them); an unknown
+    name is a 422 that names it."""
+    entries = list(tournament.entries.select_related("user"))
+    by_name = {entry.label: entry.player for entry in entries} | {entry.player: entry.player for entry in entries}
+    unknown = [name for name in names if name not in by_name]
+    if unknown:
+        raise Rejected(f"not registered here: {', '.join(map(repr, unknown[:10]))}", code="player/not_found")
+    return [by_name[name] for name in names]
+
+
+@transaction.atomic
+def tournament_seeds_set(*, slug: str, user, order: list[str]) -> list[TournamentEntry]:
+    """Manual seeding: the organiser orders the players (usernames or player ids), rated or not;
+    whoever is left out follows in registration order."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION)
+    players = _players_named(tournament, order)
+    if len(set(players)) != len(players):
+        raise Rejected("a player appears twice in the order", code="player/duplicate")
+    change = _Change(tournament)
+    change.append({"kind": "seeds_set", "order": players}, actor=user)
+    seeds = {player: number for number, player in enumerate(players, start=1)}
+    for entry in tournament.entries.all():
+        if entry.seed != seeds.get(entry.player):
+            entry.seed = seeds.get(entry.player)
+            entry.save(update_fields=["seed"])
+    change.project()
+    return list(tournament.entries.select_related("user").order_by("seed", "pk"))
+
+
+@transaction.atomic
+def tournament_forbidden_pairs_set(*, slug: str, user, pairs: list[list[str]]) -> list[list[str]]:
+    """Pairs (by username) who must never meet, replacing the earlier list; binding every round
+    paired after this, editable until then."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    if any(len(pair) != 2 for pair in pairs):
+        raise Rejected("a forbidden pair is two players", code="pairing/bad_pair")
+    ids = [_players_named(tournament, list(pair)) for pair in pairs]
+    change = _Change(tournament)
+    change.append({"kind": "forbidden_pairs_set", "pairs": ids}, actor=user)
+    change.project()
+    return ids
+
+
+@transaction.atomic
+def tournament_round_repair(*, slug: str, user, round_number: int, tables: list[list[str]], byes: list[str], reason: str):
+    """The organiser re-pairs (or swaps players of) the latest round before any table has a result,
+    with a reason; the tables keep their keys, in order. Snakepit rounds start their matches as they
+    are paired, so only rounds played at tables can be re-paired."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.RUNNING)
+    if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
+        raise Conflict("this round's Snakepit matches started when it was paired", code="round/already_started")
+    change = _Change(tournament)
+    rounds = change.state.rounds
+    if not rounds or rounds[-1].round != round_number:
+        raise Conflict(f"only the latest round ({rounds[-1].round if rounds else 0}) can be re-paired", code="round/not_latest")
+    keys = rounds[-1].match_keys
+    if len(tables) != len(keys):
+        raise Rejected(f"round {round_number} has {len(keys)} tables", code="round/bad_table")
+    payload = {
+        "kind": "round_repaired", "round": round_number, "reason": reason,
+        "tables": [{"match_key": key, "players": _players_named(tournament, players)} for key, players in zip(keys, tables)],
+        "byes": _players_named(tournament, byes),
+    }
+    event = change.append(payload, actor=user)
+    change.project()
+    return event
+
+
+@transaction.atomic
+def tournament_round_close(*, slug: str, user, round_number: int, rule: str, now: datetime | None = None):
+    """Close the tables of a round still open after its end time, by rule: "draw" or "both_lose"
+    (a double forfeit: nobody scores). One `round_closed` event, then a correction per table."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.RUNNING)
+    if rule not in ("draw", "both_lose"):
+        raise Rejected('rule is "draw" or "both_lose"', code="round/bad_rule")
+    paired = tournament.events.filter(kind="round_paired", payload__round=round_number).first()
+    if paired is None:
+        raise NotFound(f"no round {round_number}", code="round/not_found")
+    ends_at = paired.payload.get("ends_at")
+    now = now or timezone.now()
+    if ends_at is None or now < datetime.fromisoformat(ends_at):
+        raise Conflict(f"round {round_number} has not reached its end time ({ends_at or 'none set'})", code="round/not_over")
+    change = _Change(tournament)
+    open_tables = [t for t in lifecycle.pending_tables(change.state) if t["round"] == round_number]
+    if not open_tables:
+        raise Conflict(f"round {round_number} has no open table", code="round/nothing_open")
+    reason = f"round {round_number} ran past its end time: closed by rule ({rule.replace('_', ' ')})"
+    change.append({"kind": "round_closed", "round": round_number, "rule": rule, "tables": [t["match_key"] for t in open_tables]}, actor=user)
+    for t in open_tables:
+        correction = {"kind": "result_corrected", "match_key": t["match_key"], "ranks": [1] * len(t["players"]), "games": None, "reason": reason}
+        if rule == "both_lose":
+            correction["forfeit"] = True
+        change.append(correction, actor=user)
+    change.project()
+    return [t["match_key"] for t in open_tables]
+
+
+@transaction.atomic
+def tournament_webhook_add(*, slug: str, user, url: str, events: list[str]):
+    tournament = tournament_get(slug=slug, for_update=True)
+    return webhook_add(tournament=tournament, user=user, url=url, events=events)
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+IMPORT_EVENTS_MAX = 200_000
+
+
+@transaction.atomic
+def tournament_import(*, user, data: dict[str, Any]) -> Tournament:
+    """A tournament exported by another instance (`exports.tournament_export`), replayed here: its
+    set-up, its players under their names there (not bound to anyone's account here), and its log,
+    which must replay without a refusal. The links to Snakepit matches stay behind (the games they
+    recorded are in the log), so the copy takes further results at tables. The importer organises it."""
+    if not isinstance(data, dict) or data.get("format") != "snakepit-tournament" or data.get("version") != 1:
+        raise Rejected("not a Snakepit tournament export (format snakepit-tournament, version 1)", code="import/bad_format")
+    setup, players, events = data.get("tournament"), data.get("players"), data.get("events")
+    if not isinstance(setup, dict) or not isinstance(players, dict) or not isinstance(events, list):
+        raise Rejected("an export has tournament, players and events", code="import/bad_format")
+    if len(events) > IMPORT_EVENTS_MAX or len(players) > 100_000:
+        raise Rejected(f"at most {IMPORT_EVENTS_MAX} events", code="import/too_large")
+    if any(not isinstance(e, dict) or not isinstance(e.get("kind"), str) or not isinstance(e.get("payload"), dict) for e in events):
+        raise Rejected("each event has a kind and a payload object", code="import/bad_format")
+    tournament = tournament_create(
+        organiser=user, name=str(setup.get("name") or "Imported tournament")[:120], game_key=str(setup.get("game")),
+        format=str(setup.get("format")), options=setup.get("options") or {}, config=setup.get("config") or {},
+        seats_per_match=setup.get("seats_per_match"), result_mode=Tournament.ResultMode.TABLE,
+        seeding=setup.get("seeding", Tournament.Seeding.MANUAL),
     )
+    kept = [e for e in events if e["kind"] != "match_created"]
+    try:
+        state = lifecycle.replay(
+            lifecycle.TournamentSpec(format=tournament.format, seats_per_match=tournament.seats_per_match, config=tournament.config),
+            [e["payload"] for e in kept if e["kind"] not in SERVICE_KINDS],
+        )
+    except FormatError as error:
+        raise Rejected(f"the log does not replay: {error.code}: {error.detail}", code="import/bad_log") from None
+    if any(e["payload"].get("kind") != e["kind"] for e in kept):
+        raise Rejected("an event's kind differs from its payload's", code="import/bad_log")
+    registered = {e["payload"]["player"] for e in kept if e["kind"] == "registered"}
+    TournamentEvent.objects.bulk_create(
+        TournamentEvent(tournament=tournament, seq=seq, kind=e["kind"], payload=e["payload"]) for seq, e in enumerate(kept, start=1)
+    )
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(tournament=tournament, player=p, name=str(players.get(p, p))[:150]) for p in sorted(registered)
+    )
+    kinds = {e["kind"] for e in kept}
+    if "cancelled" in kinds:
+        tournament.status = Tournament.Status.CANCELLED
+    elif state.status == "finished":
+        tournament.status = Tournament.Status.FINISHED
+    elif state.status == "running":
+        tournament.status = Tournament.Status.RUNNING
+    elif "registration_opened" in kinds:
+        tournament.status = Tournament.Status.REGISTRATION
+    tournament.seed_commitment = str(setup.get("seed_commitment") or "")[:64]
+    tournament.save(update_fields=["status", "seed_commitment"])
+    projection = tournament_projection(tournament)
+    for player, status in projection["entries"].items():
+        tournament.entries.filter(player=player).update(status=status)
+    TournamentTable.objects.bulk_create(TournamentTable(tournament=tournament, **row) for row in projection["tables"])
+    TournamentStanding.objects.bulk_create(
+        TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=_unranked(row))
+        for row in projection["standings"]
+    )
+    return tournament

@@ -5,6 +5,12 @@ from celery import shared_task
 from tournaments import selectors, services
 from tournaments.models import Tournament
 
+# The webhook delivery task lives beside what it sends; imported here so that workers, which load
+# each app's tasks module, know it.
+from tournaments.webhooks import tournament_webhook_deliver
+
+__all__ = ["tournament_record_match", "tournament_webhook_deliver", "tournaments_record_missing"]
+
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)
 def tournament_record_match(match_id: int) -> bool:

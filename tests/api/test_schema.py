@@ -408,6 +408,27 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/tournaments/{slug}/events/", path=slug, status=200)
     call(anyone, "get", "/api/tournaments/{slug}/bracket/", path=slug, status=404)
     call(anyone, "get", "/api/tournament-formats/", status=200)
+    call(anyone, "get", "/api/tournaments/{slug}/tables/{match_key}/", path=table, status=200)
+    call(anyone, "get", "/api/tournaments/{slug}/tables/csv/", path=slug, status=200)
+    call(anyone, "get", "/api/tournaments/{slug}/export/trf/", path=slug, status=409)
+    exported = call(anyone, "get", "/api/tournaments/{slug}/export/json/", path=slug, status=200)
+    call(bob, "post", "/api/tournaments/import/", status=201, data=exported)
+    call(anyone, "get", "/api/tournaments/{slug}/forbidden-pairs/", path=slug, status=200)
+    pairs = {"pairs": [["bob", "carol"]]}
+    call(alice, "put", "/api/tournaments/{slug}/forbidden-pairs/", path=slug, status=422, data=pairs)
+    hook = {"url": "http://127.0.0.1:9/hook", "events": ["round_paired"]}
+    call(alice, "post", "/api/tournaments/{slug}/webhooks/", path=slug, status=201, data=hook)
+    call(alice, "get", "/api/tournaments/{slug}/webhooks/", path=slug, status=200)
+    call(bob, "get", "/api/tournaments/{slug}/webhooks/", path=slug, status=403)
+    round_two = {**slug, "round_number": 2}
+    swap = {"tables": [[first, third], [second, fourth]], "reason": "swap"}
+    call(alice, "post", "/api/tournaments/{slug}/rounds/{round_number}/repair/", path=round_two, status=422, data=swap)
+    close = {"rule": "draw"}
+    call(alice, "post", "/api/tournaments/{slug}/rounds/{round_number}/close/", path=round_two, status=409, data=close)
+    call(alice, "post", "/api/tournaments/{slug}/seeds/", path=slug, status=409, data={"order": ["bob"]})
+    call(alice, "post", "/api/tournaments/{slug}/cancel/", path=slug, status=200, data={"reason": "rained off"})
+    draft = call(alice, "post", "/api/tournaments/", status=201, data={"name": "Draft", "game": "rat-snake", "format": "swiss"})
+    call(alice, "delete", "/api/tournaments/{slug}/", path={"slug": draft["slug"]}, status=204)
 
     # -- tournaments: check-in and drops; a bracket of bots played on Snakepit ---------------------------
     cup = call(
