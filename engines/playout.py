@@ -154,6 +154,19 @@ def playout(
     # `Game.decision` itself, one call shorter: after `apply` the cache is always empty, so it is
     # `decide` stored on the state (unless the game has its own `decision`).
     decide = game.decide if type(game).decision is Game.decision else None
+    # `Game.apply`'s checks cannot fail for what the harness itself chose: a chance outcome drawn for
+    # the state's own request, or an action the plain random bot took from `legal_actions` for the one
+    # seat deciding. When the game keeps `Game.apply`, such events go straight to `apply_action` /
+    # `apply_chance` (which check what they check), and the decision cache is cleared as `apply` does.
+    # An action from any other bot goes through `apply` with every check.
+    direct = type(game).apply is Game.apply
+    # A game may drive such a playout itself (`random_playout`: the same rule functions, legal actions,
+    # `getrandbits` calls and draws, so the same log) when every seat is the plain random bot.
+    own_playout = getattr(game, "random_playout", None)
+    if own_playout is not None and direct and getrandbits is not None and all(plain_random):
+        own_playout(state, log=log, draws=draws, getrandbits=getrandbits, max_events=max_events)
+        return state, log
+    apply_action, apply_chance = game.apply_action, game.apply_chance
     for seq in range(1, max_events + 1):
         if decide is not None and state.decision_cache is None:
             decision = state.decision_cache = decide(state)
@@ -161,8 +174,16 @@ def playout(
             decision = decision_of(state)
         kind = decision.kind
         if kind == "chance":
+            outcome = draws(seq, chance_request(state))
             event = new(event_class)
-            event.__dict__.update(kind="chance", payload=draws(seq, chance_request(state)), seat=None)
+            event.__dict__.update(kind="chance", payload=outcome, seat=None)
+            if direct:
+                apply_chance(state, outcome)
+                state.decision_cache = None
+            else:
+                apply(state, event)
+            append(event)
+            continue
         elif kind == "over":
             return state, log
         else:
@@ -180,6 +201,13 @@ def playout(
                     while index >= count:
                         index = getrandbits(bits)
                     action = actions[index]
+                if direct and type(action) is dict:
+                    event = new(event_class)
+                    event.__dict__.update(kind="action", payload=action, seat=seat)
+                    apply_action(state, seat, action)
+                    state.decision_cache = None
+                    append(event)
+                    continue
             else:
                 action = bots[seat].act(Turn(game, state, seat), rng)
             event = new(event_class)

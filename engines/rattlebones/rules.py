@@ -13,7 +13,7 @@ docs/games/rattlebones.md lists every reading of an unclear sentence made here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import product, repeat
 from operator import is_
@@ -22,7 +22,7 @@ from typing import Any
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
-from engines.protocol import Action, Bot, Decision, Game, Outcome, View
+from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlebones.bots import HeuristicBot
 from engines.rattlebones.catalogue import (
     ARROW,
@@ -176,18 +176,7 @@ class Rattlebones(Game[RattlebonesState]):
         state.legal_cache = None
         phase = state.phase
         if phase == DICE:
-            # A d6 lands on one of its six sides: the value drawn is the side index plus one.
-            to_roll, values = state.to_roll, outcome["dice"]
-            if len(to_roll) == 1 and not state.showing:
-                state.showing = ((to_roll[0], values[0] - 1),)  # the usual turn: one die, nothing showing
-            elif not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
-                state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
-            else:
-                rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
-                state.showing = tuple(sorted(state.showing + rolled))
-            state.to_roll = ()
-            state.phase = USE_DIE
-            _one_way(state)
+            _dice_rolled(state, outcome["dice"])
         elif phase == GAMBLE:
             _gamble(state, C.gamble_die[outcome["dice"][0] - 1])
         else:
@@ -202,6 +191,67 @@ class Rattlebones(Game[RattlebonesState]):
     # --- bots -------------------------------------------------------------------------------------
     def bots(self) -> Mapping[str, Bot]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}
+
+    # --- random playouts --------------------------------------------------------------------------
+    def random_playout(
+        self,
+        state: RattlebonesState,
+        *,
+        log: list[Event],
+        draws: Callable[[int, ChanceRequest], dict[str, Any]],
+        getrandbits: Callable[[int], int],
+        max_events: int,
+    ) -> list[Event]:
+        """`engines.playout.playout` with every seat a plain random bot, driven here: the same rule
+        functions `apply_action` and `apply_chance` call, the same legal actions in the same order
+        picked by the same `getrandbits` calls, and the same draws, so the same log (and state); what
+        is left out is only the protocol's bookkeeping round each event (the decision object, a copy
+        of the legal actions, finding the action among them again, `Game.apply`'s checks), none of
+        which can fail for an action taken from the list or an outcome drawn for the request.
+        `tests/engines/test_playout.py` and `tests/engines/rattlebones/test_playout.py` compare the
+        logs with those of the protocol path."""
+        append, new = log.append, object.__new__
+        seq = len(log)
+        while True:
+            phase = state.phase
+            if phase == OVER:
+                return log
+            seq += 1
+            if seq > max_events:
+                raise RuntimeError(f"{SPEC.key}: no end after {max_events} events")
+            if phase == DICE or phase == GAMBLE or phase == SET_UP:
+                outcome = draws(seq, self.chance_request(state))
+                event = new(Event)
+                event.__dict__.update(kind="chance", payload=outcome, seat=None)
+                append(event)
+                state.legal_cache = None
+                if phase == DICE:
+                    _dice_rolled(state, outcome["dice"])
+                else:
+                    self.apply_chance(state, outcome)
+                continue
+            actions = state.legal_cache
+            if actions is None:
+                actions = _legal(state)
+            count = len(actions)
+            if not count:
+                raise ValueError("a bot was asked to act with no legal action")
+            bits = count.bit_length()
+            index = getrandbits(bits)
+            while index >= count:
+                index = getrandbits(bits)
+            action = actions[index]
+            event = new(Event)
+            event.__dict__.update(kind="action", payload=action, seat=state.player)
+            append(event)
+            state.legal_cache = None
+            if phase == USE_DIE:
+                _use_die(state, action)
+            elif phase == ROLL:
+                _roll(state, action["dice"])
+            else:
+                _double(state, action["die"])
+                _next_player(state)
 
 
 # --- checking an action -----------------------------------------------------------------------------
@@ -402,7 +452,7 @@ class _Move:
     and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
-    __slots__ = ("die", "start", "steps", "side", "nothing", "replace", "every", "_sales", "_arrows", "_points")
+    __slots__ = ("_arrows", "_points", "_sales", "die", "every", "nothing", "replace", "side", "start", "steps")
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
@@ -594,6 +644,21 @@ def _after_die(state: RattlebonesState) -> None:
         _one_way(state)
     else:
         _end_of_turn(state)
+
+
+def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
+    """A d6 lands on one of its six sides: the value drawn is the side index plus one."""
+    to_roll = state.to_roll
+    if len(to_roll) == 1 and not state.showing:
+        state.showing = ((to_roll[0], values[0] - 1),)  # the usual turn: one die, nothing showing
+    elif not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
+        state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
+    else:
+        rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
+        state.showing = tuple(sorted(state.showing + rolled))
+    state.to_roll = ()
+    state.phase = USE_DIE
+    _one_way(state)
 
 
 def _one_way(state: RattlebonesState) -> None:

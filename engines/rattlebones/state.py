@@ -7,8 +7,8 @@ Rattlebones icon), replaced whole when a side changes. Seat `s` owns pawns and d
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.protocol import EngineState
