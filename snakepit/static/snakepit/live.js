@@ -9,7 +9,8 @@
      address follows a link (and a GET form marked data-live-history), so a reload or a shared
      link shows the same thing.
 
-   Every request carries `X-Live: 1`: the server answers such a request with the fragment alone.
+   Every request carries `X-Live: 1`: the server answers such a request with the fragment alone. A
+   form whose answer is a redirect leads the browser there.
    Without JavaScript, the links and forms work as plain links and forms and a reload refreshes. */
 (function () {
   "use strict";
@@ -31,7 +32,9 @@
   function fetchFragment(url, options) {
     var init = Object.assign({ credentials: "same-origin", cache: "no-store", headers: HEADERS }, options || {});
     return fetch(url, init).then(function (response) {
-      return response.text().then(function (text) { return { ok: response.ok, status: response.status, text: text }; });
+      return response.text().then(function (text) {
+        return { ok: response.ok, status: response.status, text: text, redirectedTo: response.redirected ? response.url : "" };
+      });
     });
   }
 
@@ -92,6 +95,8 @@
     target.setAttribute("aria-busy", "true");
     fetchFragment(url, options).then(function (result) {
       target.removeAttribute("aria-busy");
+      // A form answered with a redirect (a deck saved, say) goes where it points, as without script.
+      if (result.redirectedTo) { window.location.href = result.redirectedTo; return; }
       // A 4xx answer is a fragment too (a form with its errors inline): show it.
       swap(target, result.text);
       if (method === "GET" && form.hasAttribute("data-live-history")) window.history.replaceState(null, "", url);

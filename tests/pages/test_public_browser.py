@@ -1,0 +1,197 @@
+"""The public pages in a real headless Chromium (Debian's, driven by Playwright): a click does what
+it says -- the replay steps forwards and backwards, verify shows the seed check, a live match redraws
+as events arrive, the deck checker shows its problems inline, a bracket box opens its match, the
+embed shows inside another site's frame -- and the replay and the checker work without JavaScript.
+
+Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=true."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import pytest
+
+from decks.selectors import prebuilt_list
+from matches.selectors import match_game, match_snapshot
+from matches.services import SeatSpec, match_create, match_submit_action
+from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, DOUBLE_SLUG, demo_accounts_ensure, demo_data_ensure
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    # The "other site" framing the embed is a page this test makes up (no address of its own), which
+    # Chromium would take for a public one and keep from framing a local address.
+    "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests",
+]  # fmt: skip
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One browser for the module; each test opens its own page (its own cookies)."""
+    if CHROMIUM is None:
+        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+            pytest.fail("CI=true but Debian's chromium is not installed (apt-get install chromium)")
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    # The live server's database calls happen in its own thread; Playwright's sync API runs an event
+    # loop in this one, which Django's async-safety check would otherwise mistake for async code.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def page_without_js(browser):
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+def finished_match():
+    return match_create(
+        game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")], bots_play="now"
+    )
+
+
+def position(page) -> tuple[int, int]:
+    found = page.locator("#replay-position")
+    return int(found.get_attribute("data-step")), int(found.get_attribute("data-head"))
+
+
+def test_the_replay_steps_forwards_and_backwards_in_place_and_verify_shows_the_seed_check(
+    page, live_server, transactional_db
+):
+    match = finished_match()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    step, head = position(page)
+    assert step == head > 2
+    page.evaluate("window.pageMarker = 'still the same document'")
+    page.click("#replay-back")
+    page.wait_for_selector(f'#replay-position[data-step="{head - 1}"]')
+    assert page.url.endswith(f"?step={head - 1}")
+    assert page.evaluate("window.pageMarker") == "still the same document"  # swapped in place, not reloaded
+    page.click("#replay-first")
+    page.wait_for_selector('#replay-position[data-step="0"]')
+    assert page.locator("#event-log li[value]").count() == 0
+    page.click("#replay-forward")
+    page.wait_for_selector('#replay-position[data-step="1"]')
+    assert page.locator("#event-log li[value]").count() == 1
+    assert page.locator('#event-log li[aria-current="step"]').count() == 1
+    page.click("#verify-button")
+    page.wait_for_selector("#verify-verdict")
+    assert "Verified" in page.inner_text("#verify-verdict")
+    api = page.request.get(f"{live_server.url}/api/matches/{match.pk}/verify/").json()
+    assert page.inner_text("#verify-seed") == api["seed"]
+    assert str(api["events_replayed"]) in page.inner_text("#verify-verdict")
+
+
+def test_a_live_match_redraws_as_events_arrive(page, live_server, transactional_db):
+    organiser, _, _ = demo_accounts_ensure()
+    match = match_create(
+        game_key="rat-snake",
+        seats=[SeatSpec(user=organiser), SeatSpec(bot="heuristic")],
+        created_by=organiser,
+    )
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    before, head = position(page)
+    assert before == head
+    page.evaluate("window.pageMarker = 'no reload'")
+    game = match_game(match)
+    snapshot = match_snapshot(match)
+    action = game.legal_actions(snapshot.state, 0)[0]
+    match_submit_action(match_id=match.pk, user=organiser, action=dict(action), expected_seq=snapshot.seq)
+    after = match_snapshot(match).seq
+    assert after > before
+    page.wait_for_selector(f'#replay-position[data-step="{after}"]', timeout=TIMEOUT_MS)
+    assert page.evaluate("window.pageMarker") == "no reload"
+    assert "verify" not in page.url
+
+
+def test_the_deck_checker_shows_every_problem_inline_and_saves_for_a_signed_in_person(
+    page, live_server, transactional_db
+):
+    demo_accounts_ensure()
+    page.goto(f"{live_server.url}/decks/")
+    page.fill("textarea[name=text]", "")
+    page.click("#check-button")
+    page.wait_for_selector("#text-errors")
+    assert page.locator("textarea[aria-invalid=true]").count() == 1
+    draft = prebuilt_list()[0]
+    page.fill("textarea[name=text]", f"Gunslinger: {draft['gunslinger']}\n3 Not A Real Card\nMachete\n")
+    page.click("#check-button")
+    page.wait_for_selector("#violations")
+    problems = page.locator("#violations > li")
+    assert problems.count() >= 2
+    assert "Not A Real Card" in page.input_value("textarea[name=text]")  # the list stays to be fixed
+    assert page.locator("#violations .hint").count() >= 1
+    page.goto(f"{live_server.url}/accounts/sign-in/?next=/decks/")
+    page.fill("input[name=username]", DEMO_USERNAME)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("[type=submit]")
+    page.goto(f"{live_server.url}/decks/?prebuilt={draft['id']}")
+    page.fill("input[name=name]", "Browser deck")
+    page.click("#save-button")
+    page.wait_for_selector("#legality")
+    assert re.search(r"/decks/[A-Za-z0-9]+/$", page.url)
+    assert page.input_value("#share-link") == page.url
+    assert "Browser deck" in page.inner_text("h1")
+
+
+def test_a_bracket_box_opens_its_match_and_the_embed_shows_in_another_sites_frame(
+    page, live_server, transactional_db
+):
+    demo_data_ensure()
+    page.goto(f"{live_server.url}/tournaments/{DOUBLE_SLUG}/")
+    boxes = page.locator("svg.bracket a.bracket-match")
+    drawn = boxes.count()
+    assert drawn >= 3
+    boxes.first.click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    assert page.locator("#replay-position").count() == 1
+    embed_url = f"{live_server.url}/tournaments/{DOUBLE_SLUG}/embed/"
+    another_site = live_server.url.replace("localhost", "127.0.0.1") + "/another-site/"  # another origin
+    framing = f'<iframe id="frame" src="{embed_url}" width="900" height="600"></iframe>'
+    page.route(another_site, lambda route: route.fulfill(content_type="text/html", body=framing))
+    page.goto(another_site)
+    frame = page.frame_locator("#frame")
+    frame.locator("svg.bracket").wait_for()
+    assert frame.locator("a.bracket-match").count() == drawn
+    refused = f'<iframe id="frame" src="{live_server.url}/tournaments/{DOUBLE_SLUG}/"></iframe>'
+    page.route(another_site + "full/", lambda route: route.fulfill(content_type="text/html", body=refused))
+    page.goto(another_site + "full/")
+    page.wait_for_timeout(1000)
+    assert page.frame_locator("#frame").locator("svg.bracket").count() == 0  # the full page refuses a frame
+
+
+def test_the_replay_and_the_checker_work_without_javascript(page_without_js, live_server, transactional_db):
+    page = page_without_js
+    match = finished_match()
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    _, head = position(page)
+    page.click("#replay-back")
+    page.wait_for_url(re.compile(rf"step={head - 1}$"))
+    assert position(page) == (head - 1, head)
+    page.click("#verify-button")
+    page.wait_for_selector("#verify-verdict")
+    assert "Verified" in page.inner_text("#verify-verdict")
+    page.goto(f"{live_server.url}/decks/")
+    page.fill("textarea[name=text]", "Machete\n")
+    page.click("#check-button")
+    page.wait_for_selector("#deck-result")
+    assert "not legal" in page.inner_text("#deck-result")
