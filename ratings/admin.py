@@ -28,7 +28,8 @@ class LadderAdmin(admin.ModelAdmin):
     list_filter = ("game", "is_active", "rating_model", "entry_policy")
     search_fields = ("slug", "name")
     fields = ("slug", "game", "options", "seats_per_match", "rating_model", "entry_policy", "season",
-              "season_started_at", "season_ends_at", "carry_over", "created_by", "created_at", *LADDER_OPERATOR_FIELDS)
+              "season_started_at", "season_ends_at", "season_length_days", "carry_over", "provisional_sigma",
+              "inactive_after_days", "no_show_limit", "archived_at", "created_by", "created_at", *LADDER_OPERATOR_FIELDS)
     readonly_fields = tuple(field for field in fields if field not in LADDER_OPERATOR_FIELDS)
 
     def has_add_permission(self, request) -> bool:
@@ -44,8 +45,11 @@ class LadderAdmin(admin.ModelAdmin):
 
 @admin.register(LadderEntry)
 class LadderEntryAdmin(ReadOnlyAdmin):
-    list_display = ("ladder", "label", "ordinal", "mu", "sigma", "games", "joined_at", "left_at")
-    list_filter = ("ladder", "ladder__game")
+    list_display = (
+        "ladder", "label", "ordinal", "mu", "sigma", "games", "season", "last_played_at", "paused_reason",
+        "no_shows", "joined_at", "left_at",
+    )
+    list_filter = ("ladder", "ladder__game", "paused_reason")
     search_fields = ("user__username", "bot", "ladder__slug")
     list_select_related = ("ladder", "user")
     ordering = ("ladder", "-ordinal")

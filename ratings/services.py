@@ -550,15 +550,10 @@ def ladder_deadlines_enforce(*, now=None) -> list[int]:
     """
     now = now or timezone.now()
     forfeited = []
-    running = (
-        LadderMatch.objects.filter(match__status=Match.Status.RUNNING)
-        .select_related("round__ladder", "match")
-        .order_by("match_id")
-    )
+    with_people = LadderMatch.objects.filter(match__status=Match.Status.RUNNING, match__seats__user__isnull=False)
+    running = with_people.distinct().select_related("round__ladder", "match").order_by("match_id")
     for ladder_match in running:
         ladder = ladder_match.round.ladder
-        if not ladder_match.match.seats.filter(user__isnull=False).exists():
-            continue
         try:
             if _late_people_forfeit(ladder_match, ladder, now):
                 forfeited.append(ladder_match.match_id)
