@@ -91,7 +91,7 @@ def test_a_report_is_pending_until_another_participant_or_the_organiser_confirms
 
 
 def test_an_organiser_correction_can_mark_a_forfeit(organiser, django_user_model, client_for):
-    slug, clients = swiss_at_tables(organiser, django_user_model, client_for)
+    slug, _clients = swiss_at_tables(organiser, django_user_model, client_for)
     key, (a, b) = first_table(organiser, slug)
     post(organiser, f"/api/tournaments/{slug}/tables/{key}/correct/", {"ranks": [1, 2], "reason": "no-show", "forfeit": True})
     table = organiser.get(f"/api/tournaments/{slug}/tables/{key}/").json()
