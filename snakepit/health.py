@@ -80,3 +80,24 @@ def readyz(request):
             status=503,
         )
     return JsonResponse({"status": "ready", "checks": results})
+
+
+def main() -> int:
+    """`python -m snakepit.health`: the readiness checks from a shell, for the probes of processes
+    that answer no HTTP (a Celery worker, beat). Exit 0 when the database and the broker answer."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snakepit.settings")
+    django.setup()
+    failed = []
+    for name, check in CHECKS.items():
+        try:
+            check()
+        except Exception as error:  # noqa: BLE001 - any failure; the probe's output is the operator's
+            failed.append(f"{name}: {type(error).__name__}: {error}")
+    print("; ".join(failed) or "ready")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

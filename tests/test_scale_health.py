@@ -72,3 +72,24 @@ def test_behind_tls_probes_over_plain_http_are_answered_while_pages_are_redirect
     assert client.get("/readyz").status_code == 200
     assert client.get("/healthz").status_code == 200
     assert client.get("/api/games/").status_code == 301
+
+
+def test_the_shell_check_for_workers_and_beat_exits_by_readiness(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "SNAKEPIT_VAR_DIR": str(tmp_path)}
+
+    def check(**extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "snakepit.health"], cwd=root, env={**env, **extra},
+            capture_output=True, text=True, timeout=60, check=False,
+        )
+
+    ready = check()
+    assert (ready.returncode, ready.stdout.strip()) == (0, "ready"), ready.stderr
+    unreachable = check(CELERY_BROKER_URL="redis://127.0.0.1:1/0")
+    assert unreachable.returncode == 1 and unreachable.stdout.startswith("broker: ")
