@@ -24,7 +24,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from api.limits import MAX_IDEMPOTENCY_KEY
 from api.matches import match_create_with_decks
@@ -186,6 +186,7 @@ def play_match(request: HttpRequest, match_id: int) -> HttpResponse:
         return _refused(request, error)
 
 
+@require_GET
 def play_live(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live part of the play page alone, for live.js's polling (and a plain link to it)."""
     try:
@@ -197,6 +198,7 @@ def play_live(request: HttpRequest, match_id: int) -> HttpResponse:
         return _refused(request, error)
 
 
+@require_GET
 def play_head(request: HttpRequest, match_id: int) -> HttpResponse:
     """The log's head and whose move it is: polled by the play page, which redraws the board when it
     changes (static/snakepit/play.js)."""

@@ -158,14 +158,15 @@ def _decoded(raw: str, what: str) -> Any:
 
 
 def action_from_form(data: QueryDict) -> dict[str, Any]:
-    """The action a play form posted: a button's or list's whole action (`action`), or a type and
-    one value a parameter (`type`, `param.<name>`)."""
-    if data.get("action"):
-        action = _decoded(data["action"], "the action")
+    """The action a play form posted: a button's or list's whole action (`chosen_action`), or a type
+    and one value a parameter (`action_type`, `param.<name>`). (Not `action` and `type`: a form's
+    field of that name hides the form's own `action` property from scripts.)"""
+    if data.get("chosen_action"):
+        action = _decoded(data["chosen_action"], "the action")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionFormError("the action is not one this page offered")
         return action
-    kind = data.get("type", "")
+    kind = data.get("action_type", "")
     if not kind or len(kind) > 60:
         raise ActionFormError("choose an action")
     action: dict[str, Any] = {"type": kind}

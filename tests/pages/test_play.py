@@ -52,7 +52,7 @@ def test_every_combination_of_values_becomes_one_field_per_parameter():
     prediction, stake = sorted(side_bet.parameters, key=lambda parameter: parameter.name)
     assert (stake.minimum, stake.maximum) == (1, 10) and not stake.choices
     assert [json.loads(choice.value) for choice in prediction.choices] == ["rats_out", "twists_a_win"]
-    action = action_from_form(post_data(**{"type": "side_bet", "param.prediction": '"twists_a_win"', "param.stake": "7"}))
+    action = action_from_form(post_data(**{"action_type": "side_bet", "param.prediction": '"twists_a_win"', "param.stake": "7"}))
     assert action == {"type": "side_bet", "prediction": "twists_a_win", "stake": 7}
     assert action in bets
 
@@ -64,7 +64,7 @@ def test_one_parameter_is_one_list_of_its_values():
     [cards] = group.parameters
     assert group.style == "fields" and cards.minimum is None
     assert [choice.label for choice in cards.choices][-2:] == ["2, patch up", "nothing"]
-    posted = action_from_form(post_data(**{"type": "attack", "param.cards": cards.choices[7].value}))
+    posted = action_from_form(post_data(**{"action_type": "attack", "param.cards": cards.choices[7].value}))
     assert posted == attacks[7]
 
 
@@ -75,21 +75,21 @@ def test_a_group_that_is_not_every_combination_is_one_list_of_its_actions():
     assert group.style == "list" and not group.parameters
     assert [json.loads(choice.value) for choice in group.choices] == uses
     assert group.choices[-1].label == "card: distract · pick: 1"
-    assert action_from_form(post_data(action=group.choices[3].value)) == uses[3]
+    assert action_from_form(post_data(chosen_action=group.choices[3].value)) == uses[3]
 
 
 @pytest.mark.parametrize(
     "fields, message",
     [
-        ({"action": "{not json"}, "not a value"),
-        ({"action": '["a list"]'}, "not one this page offered"),
-        ({"action": '{"no": "type"}'}, "not one this page offered"),
-        ({"action": json.dumps({"type": "x", "deep": [[[[[[[[1]]]]]]]]})}, "not a value"),
-        ({"action": json.dumps({"type": "x", "pad": "y" * 5000})}, "longer than"),
-        ({"type": ""}, "choose an action"),
-        ({"type": "side_bet", "param.stake": ""}, "fill in stake"),
-        ({"type": "side_bet", "param.stake": "99999999999999"}, "out of range"),
-        ({"type": "side_bet", "param.": "1"}, "never offered"),
+        ({"chosen_action": "{not json"}, "not a value"),
+        ({"chosen_action": '["a list"]'}, "not one this page offered"),
+        ({"chosen_action": '{"no": "type"}'}, "not one this page offered"),
+        ({"chosen_action": json.dumps({"action_type": "x", "deep": [[[[[[[[1]]]]]]]]})}, "not a value"),
+        ({"chosen_action": json.dumps({"action_type": "x", "pad": "y" * 5000})}, "longer than"),
+        ({"action_type": ""}, "choose an action"),
+        ({"action_type": "side_bet", "param.stake": ""}, "fill in stake"),
+        ({"action_type": "side_bet", "param.stake": "99999999999999"}, "out of range"),
+        ({"action_type": "side_bet", "param.": "1"}, "never offered"),
     ],
 )
 def test_a_form_that_describes_no_action_is_refused_with_a_reason(fields, message):
@@ -131,7 +131,7 @@ def test_a_seated_player_sees_their_move_and_makes_it_through_the_service(client
     assert json.dumps(action, separators=(",", ":"), sort_keys=True).replace('"', "&quot;") in html
     key = html.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
     response = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "action": json.dumps(action)}
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)}
     )
     assert response.status_code == 302 and response["Location"] == f"/play/{match.pk}/"
     mine = MatchEvent.objects.get(match=match, seq=seq + 1)
@@ -139,7 +139,7 @@ def test_a_seated_player_sees_their_move_and_makes_it_through_the_service(client
     assert mine.idempotency_key == f"{users['alice'].pk}:{key}"
     # The same form sent again (a double click, a resend) writes nothing more.
     head = match_head_seq(match)
-    again = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "action": json.dumps(action)})
+    again = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)})
     assert again.status_code == 302 and match_head_seq(match) == head
 
 
@@ -147,14 +147,14 @@ def test_a_stale_or_illegal_move_is_shown_inline_and_writes_nothing(client, user
     match = rat_snake_vs_bot
     signed_in(client, users["alice"])
     action, seq = decide_for(match, 0)
-    stale = client.post(f"/play/{match.pk}/", {"expected_seq": seq + 5, "idempotency_key": "k1", "action": json.dumps(action)})
+    stale = client.post(f"/play/{match.pk}/", {"expected_seq": seq + 5, "idempotency_key": "k1", "chosen_action": json.dumps(action)})
     assert stale.status_code == 409
     assert "match/stale_seq" in stale.content.decode() and "moved on while you chose" in stale.content.decode()
     illegal = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k2", "action": '{"type": "fly_away"}'}
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k2", "chosen_action": '{"type": "fly_away"}'}
     )
     assert illegal.status_code == 422 and 'role="alert"' in illegal.content.decode()
-    tampered = client.post(f"/play/{match.pk}/", {"expected_seq": "x", "action": json.dumps(action)})
+    tampered = client.post(f"/play/{match.pk}/", {"expected_seq": "x", "chosen_action": json.dumps(action)})
     assert tampered.status_code == 400
     assert match_head_seq(match) == seq
 
@@ -171,7 +171,7 @@ def test_a_live_request_answers_with_the_fragment_and_an_action_from_it_too(clie
     assert client.get(f"/play/{match.pk}/head/", HTTP_X_LIVE="1").content.decode() == head
     action, seq = decide_for(match, 0)
     response = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k3", "action": json.dumps(action)}, HTTP_X_LIVE="1"
+        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k3", "chosen_action": json.dumps(action)}, HTTP_X_LIVE="1"
     )
     assert response.status_code == 200 and "<main" not in response.content.decode()
     assert match_head_seq(match) > seq
@@ -182,9 +182,9 @@ def test_someone_without_a_seat_sees_a_spectators_page_and_cannot_act(client, us
     anonymous = client.get(f"/play/{match.pk}/").content.decode()
     assert "what a spectator sees" in anonymous and 'id="play-actions"' not in anonymous
     action, seq = decide_for(match, 0)
-    assert client.post(f"/play/{match.pk}/", {"expected_seq": seq, "action": json.dumps(action)}).status_code == 403
+    assert client.post(f"/play/{match.pk}/", {"expected_seq": seq, "chosen_action": json.dumps(action)}).status_code == 403
     signed_in(client, users["bob"])
-    refused = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "b", "action": json.dumps(action)})
+    refused = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "b", "chosen_action": json.dumps(action)})
     assert refused.status_code == 403 and "seat/not_yours" in refused.content.decode()
     assert client.get(f"/play/{match.pk}/?seat=0").status_code == 403
     assert client.get("/play/999999/").status_code == 404
@@ -208,7 +208,7 @@ def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_
     html = client.get(f"/play/{match.pk}/").content.decode()
     assert 'data-board="generic"' in html and 'class="view-tree"' in html and "Purses" in html
     action, seq = decide_for(match, 0)
-    client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "g", "action": json.dumps(action)})
+    client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "g", "chosen_action": json.dumps(action)})
     assert MatchEvent.objects.filter(match=match, seq=seq + 1, seat=0).exists()
 
 
