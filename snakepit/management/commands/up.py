@@ -173,7 +173,7 @@ class Command(BaseCommand):
     def _welcome(self, host, port, no_demo, web, workers, concurrency, log_dir) -> None:
         lines = []
         if not no_demo:
-            _, token = demo_data_ensure()
+            _, token = demo_data_ensure(progress=self.stdout.write)
             lines = [
                 f"  Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}   API token: {token}",
                 f"  Play Rat-Snake against a bot: see README.md, or open http://{host}:{port}/api/matches/",
