@@ -10,6 +10,7 @@ import random
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from engines.errors import IllegalAction
 from engines.ratsnake import GAME as RAT_SNAKE
@@ -17,11 +18,14 @@ from engines.registry import _loaded
 from matches import selectors
 from matches.live import live_forget
 from matches.models import Match
-from matches.services import SeatSpec, match_create, match_forfeit
+from matches.services import SeatSpec, match_create, match_forfeit, match_submit_action
 from matches.store import match_advance
 from ratings import services as ladders
 from ratings.models import LadderEntry
 from ratings.selectors import ratings_rebuild
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournaments
+from tournaments.models import Tournament, TournamentMatch
 
 
 class FixedRatSnake(type(RAT_SNAKE)):
@@ -116,3 +120,83 @@ def test_report_then_apply_corrects_changed_matches_and_recomputes_the_ladder(tm
     call_command("reverify", "--apply", str(report_path), "--json")
     again = json.loads(capsys.readouterr().out)
     assert again["corrected"] == [] and again["ratings_moved"] == [], "applying twice changes nothing"
+
+
+class LowestScoreRatSnake(type(RAT_SNAKE)):
+    """Rat-Snake "-low": the lowest score wins, and a tie goes to seat 1 (every result changes)."""
+
+    spec = RAT_SNAKE.spec.__class__(**{**RAT_SNAKE.spec.__dict__, "version": RAT_SNAKE.spec.version + "-low"})
+
+    def outcome(self, state):
+        outcome = super().outcome(state)
+        if outcome is None:
+            return None
+        scores = tuple(-score - (0.5 if seat == 1 else 0) for seat, score in enumerate(outcome.scores))
+        ranked = type(outcome).from_scores(scores, outcome.reason)
+        return type(outcome)(ranked.ranks, outcome.scores, outcome.reason)
+
+
+def play_out(match_id: int, rng: random.Random) -> None:
+    game = RAT_SNAKE
+    for _ in range(500):
+        match = Match.objects.get(pk=match_id)
+        if match.is_finished:
+            return
+        snapshot = selectors.match_snapshot(match)
+        seat = min(game.decision(snapshot.state).seats)
+        action = rng.choice(game.legal_actions(snapshot.state, seat))
+        user = match.seats.get(index=seat).user
+        match_submit_action(match_id=match_id, user=user, action=action, expected_seq=snapshot.seq, seat=seat)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db
+def test_apply_corrects_the_tournament_table_and_lists_the_standings_that_moved(
+    tmp_path, capsys, monkeypatch
+):
+    users = get_user_model().objects
+    organiser = users.create_user("organiser")
+    operator = users.create_user("operator", is_staff=True)
+    tournaments.tournament_create(
+        organiser=organiser,
+        name="Fix cup",
+        slug="fix-cup",
+        game_key="rat-snake",
+        format="round_robin",
+        options={"passes": 1},
+        seeding="manual",
+    )
+    tournaments.tournament_open(slug="fix-cup", user=organiser)
+    for name in ("ann", "ben"):
+        tournaments.tournament_register(slug="fix-cup", user=users.create_user(name))
+    tournaments.tournament_start(slug="fix-cup", user=organiser)
+    tournament = Tournament.objects.get(slug="fix-cup")
+    links = list(TournamentMatch.objects.filter(tournament=tournament))
+    assert len(links) == 1
+    play_out(links[0].match_id, random.Random(3))
+    tournaments.tournament_record_match(match_id=links[0].match_id)
+    before = {row.player: row.rank for row in tournament.standings.all()}
+
+    monkeypatch.setitem(_loaded, "rat-snake", LowestScoreRatSnake())
+    live_forget()
+    report_path = tmp_path / "report.json"
+    call_command("reverify", "--game", "rat-snake", "--output", str(report_path), "--json")
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"] == {"same": 0, "changed": 1, "broken": 0}
+    with pytest.raises(CommandError, match="--by"):
+        call_command("reverify", "--apply", str(report_path))
+    call_command("reverify", "--apply", str(report_path), "--by", "operator", "--json")
+    applied = json.loads(capsys.readouterr().out)
+    assert [row["match"] for row in applied["corrected"]] == [links[0].match_id]
+    assert applied["left_for_organisers"] == []
+    tournament.refresh_from_db()
+    after = {row.player: row.rank for row in tournament.standings.all()}
+    moved = {row["player"]: (row["before"], row["after"]) for row in applied["standings_moved"]}
+    assert moved and set(moved) <= set(after)
+    assert {player for player in after if before.get(player) != after[player]} <= set(moved)
+    corrected = tournament.events.order_by("-seq").first()
+    assert corrected.kind == "result_corrected" and corrected.actor_id == operator.pk
+    assert corrected.payload["ranks"] == Match.objects.get(pk=links[0].match_id).outcome["ranks"]
+    assert tournament_selectors.tournament_projection_stored(
+        tournament
+    ) == tournament_selectors.tournament_projection(tournament)
