@@ -368,23 +368,28 @@ def _start_turn(state: RattlesnakeState) -> None:
 
 def _draw_up(state: RattlesnakeState) -> None:
     hand_size = state.rules.hand_size
-    while state.to_draw:
-        seat = state.to_draw[0]
-        hand, deck = state.hands[seat], state.decks[seat]
+    to_draw = state.to_draw
+    while to_draw:
+        seat = to_draw[0]
+        hand = state.hands[seat]
         need = hand_size - len(hand)
-        if need > 0 and deck:
-            if need >= len(deck):
-                taken, need = deck, need - len(deck)
-                state.decks = _pair(state.decks, seat, ())
-            else:
-                taken, need = deck[-need:], 0
-                state.decks = _pair(state.decks, seat, deck[: -len(taken)])
-            state.hands = _pair(state.hands, seat, _sorted(hand + taken))
-        if need > 0 and state.discards[seat]:
-            state.phase, state.shuffling = SHUFFLE_DISCARD, seat
-            return
+        if need > 0:
+            deck = state.decks[seat]
+            if deck:
+                if need >= len(deck):
+                    taken, need = deck, need - len(deck)
+                    state.decks = _pair(state.decks, seat, ())
+                else:
+                    taken, need = deck[-need:], 0
+                    state.decks = _pair(state.decks, seat, deck[: -len(taken)])
+                state.hands = _pair(state.hands, seat, _sorted(hand + taken))
+            if need > 0 and state.discards[seat]:
+                state.to_draw = to_draw
+                state.phase, state.shuffling = SHUFFLE_DISCARD, seat
+                return
         # A deck and discard both empty: the hand stays short (every card is in the hand or played).
-        state.to_draw = state.to_draw[1:]
+        to_draw = to_draw[1:]
+    state.to_draw = to_draw
     _main(state)
 
 
@@ -414,7 +419,9 @@ def _may_use_in_main(state: RattlesnakeState, seat: int) -> bool:
 
 # The saloon cards usable with no attack, by whether the discard holds a Hit (it holds a card).
 _MAIN_USABLE = {
-    hit: frozenset(card for card, ability in ABILITY.items() if ability == "scavenge" or (hit and ability == "patch_up"))
+    hit: frozenset(
+        card for card, ability in ABILITY.items() if ability == "scavenge" or (hit and ability == "patch_up")
+    )
     for hit in (False, True)
 }
 
@@ -904,14 +911,23 @@ def _use_actions(state: RattlesnakeState, seat: int) -> list[Action]:
     for card, ability in _saloon_cards(hand):
         if ability == "patch_up":
             if HIT in state.discards[seat]:
-                actions.append({"type": "use", "card": card})
+                actions.append(_PLAIN_USES[card])
         elif ability == "scavenge":
-            for pick in sorted(set(state.discards[seat]), key=RANK.__getitem__):
-                actions.append({"type": "use", "card": card, "pick": pick})
+            picks = _SCAVENGES[card]
+            actions += [picks[pick] for pick in sorted(set(state.discards[seat]), key=RANK.__getitem__)]
         elif ability in COMBAT_ABILITIES and state.phase == REVEAL:
             yours, theirs = _sides(state, seat)
             actions += _combat_actions(card, ability, yours, theirs)
     return actions
+
+
+# The uses of a card that take no target, and Scavenge's by the card it takes (shared: nobody changes them).
+_PLAIN_USES = {card: {"type": "use", "card": card} for card in ABILITY}
+_SCAVENGES = {
+    card: {pick: {"type": "use", "card": card, "pick": pick} for pick in RANK}
+    for card, ability in ABILITY.items()
+    if ability == "scavenge"
+}
 
 
 def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> list[Action]:
