@@ -118,3 +118,17 @@ def test_the_compose_file_runs_every_part_behind_a_tls_proxy():
     assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     nginx = (DEPLOY / "nginx" / "snakepit.conf").read_text()
     assert "listen 443 ssl" in nginx and "return 301 https://" in nginx and "X-Forwarded-Proto" in nginx
+
+
+def test_the_environment_example_names_the_roles_and_every_web_server_variable():
+    import re
+
+    example = (DEPLOY / "snakepit.env.example").read_text()
+    settings_lines = dict(
+        line.lstrip("# ").split("=", 1) for line in example.splitlines() if re.match(r"#? ?[A-Z_]+=", line)
+    )
+    assert settings_lines["DATABASE_URL"].startswith("postgres://snakepit_app:")
+    assert settings_lines["DATABASE_OWNER_URL"].startswith("postgres://snakepit_owner:")
+    procfile = (DEPLOY / "Procfile").read_text()
+    web_variables = set(re.findall(r"\$\{(SNAKEPIT_WEB_\w+)", procfile))
+    assert web_variables and web_variables <= set(settings_lines)
