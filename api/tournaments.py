@@ -25,6 +25,7 @@ from api.throttles import CreateThrottle, throttled_on
 from tournaments import exports, selectors, services, webhooks
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
+from tournaments.formats.tiebreaks import TIEBREAK_NAMES, TIEBREAK_TABLE
 from tournaments.models import Tournament, TournamentEntry, TournamentTable, TournamentWebhook
 
 
@@ -33,17 +34,25 @@ class TournamentSerializer(serializers.ModelSerializer):
     slug = serializers.CharField(read_only=True, help_text="Letters of any script, digits, - and _.")
     organiser = serializers.SlugRelatedField(slug_field="username", read_only=True)
     summary = serializers.SerializerMethodField()
+    tiebreaks = serializers.SerializerMethodField(help_text="The tie-breaks in order, each with the name FIDE gives it and its source.")
 
     class Meta:
         model = Tournament
         fields = [
             "slug", "name", "game", "options", "format", "config", "seats_per_match", "result_mode", "seeding",
             "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "seed_commitment", "status",
-            "organiser", "summary", "created_at", "started_at", "finished_at",
+            "organiser", "summary", "tiebreaks", "created_at", "started_at", "finished_at",
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
         return lifecycle.summary(selectors.tournament_head(tournament).state)
+
+    def get_tiebreaks(self, tournament: Tournament) -> list[dict]:
+        codes = tournament.config.get("tiebreaks") or []
+        return [
+            {"code": code, "name": TIEBREAK_NAMES.get(code, code), "source": TIEBREAK_TABLE.get(code, ("", False))[0]}
+            for code in codes
+        ]
 
 
 class TournamentCreateSerializer(serializers.Serializer):

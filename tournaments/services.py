@@ -704,7 +704,8 @@ def _players_named(tournament: Tournament, names: list[str]) -> list[str]:
     """Player ids for usernames (or player ids, as the log and the listings show them); an unknown
     name is a 422 that names it."""
     entries = list(tournament.entries.select_related("user"))
-    by_name = {entry.label: entry.player for entry in entries} | {entry.player: entry.player for entry in entries}
+    # A username wins over a player id that happens to be spelt the same.
+    by_name = {entry.player: entry.player for entry in entries} | {entry.label: entry.player for entry in entries}
     unknown = [name for name in names if name not in by_name]
     if unknown:
         raise Rejected(f"not registered here: {', '.join(map(repr, unknown[:10]))}", code="player/not_found")
@@ -729,7 +730,7 @@ def tournament_seeds_set(*, slug: str, user, order: list[str]) -> list[Tournamen
             entry.seed = seeds.get(entry.player)
             entry.save(update_fields=["seed"])
     change.project()
-    return list(tournament.entries.select_related("user").order_by("seed", "pk"))
+    return sorted(tournament.entries.select_related("user"), key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk))
 
 
 @transaction.atomic

@@ -96,6 +96,15 @@ TIEBREAK_TABLE: dict[str, tuple[str, bool]] = {
 }
 
 
+#: Acronym → the name FIDE C.07 (or the MTR) gives it, modifier included, as people read it.
+TIEBREAK_NAMES: dict[str, str] = {
+    "PTS": "Points", "DE": "Direct Encounter", "WIN": "Number of Wins", "BH": "Buchholz",
+    "BH-C1": "Buchholz Cut-1", "BH-M1": "Buchholz Median-1", "SB": "Sonneborn-Berger",
+    "OMW%": "Opponents' Match-Win Percentage", "GW%": "Game-Win Percentage", "OGW%": "Opponents' Game-Win Percentage",
+    "SEED": "Seed (instead of drawing lots)",
+}
+
+
 @dataclass(frozen=True)
 class StandingsConfig:
     scoring: Scoring = CHESS
@@ -116,10 +125,11 @@ class TiebreakValue:
     note: str = ""
 
     def explain(self) -> str:
+        name = f"{TIEBREAK_NAMES[self.code]} ({self.code})" if self.code in TIEBREAK_NAMES else self.code
         if self.value is None:
-            return f"{self.code}: n/a ({self.note})" if self.note else f"{self.code}: n/a"
+            return f"{name}: n/a ({self.note})" if self.note else f"{name}: n/a"
         parts = ", ".join(_term_text(t) for t in self.terms)
-        text = f"{self.code} = {self.value:g}"
+        text = f"{name} = {self.value:g}"
         if parts:
             text += f" from {parts}"
         if self.cut:
