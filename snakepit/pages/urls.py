@@ -5,7 +5,7 @@ Names the frame (base.html) looks up, defined by the play/accounts/ops modules w
 
 from django.urls import path
 
-from snakepit.pages import accounts, decks, ladders, matches, play, tournaments
+from snakepit.pages import accounts, decks, ladders, matches, ops, play, tournaments
 
 app_name = "pages"
 
@@ -31,4 +31,8 @@ urlpatterns = [
     path("accounts/sign-up/", accounts.sign_up, name="sign-up"),
     path("accounts/sign-out/", accounts.sign_out, name="sign-out"),
     path("accounts/token/", accounts.api_token, name="api-token"),
+    path("ops/", ops.ops_dashboard, name="ops"),
+    path("ops/ladders/<int:ladder_id>/pause/", ops.ops_ladder_pause, name="ops-ladder-pause"),
+    path("ops/matches/void/", ops.ops_match_void, name="ops-match-void"),
+    path("ops/checks/", ops.ops_checks_queue, name="ops-checks"),
 ]
