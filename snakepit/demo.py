@@ -16,6 +16,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from decks.models import Deck
 from decks.selectors import prebuilt_list
 from decks.services import deck_create
 from engines.registry import all_games
@@ -80,11 +81,21 @@ def demo_accounts_ensure() -> tuple[object, object, str]:
     return organiser, rival, token.key
 
 
+def demo_world_wanted() -> bool:
+    """An empty database: no tournament, no saved deck, no match with a person seated. (`up` starts
+    the open bot ladders before the demo, so their bots may have played already: that is no one's.)"""
+    return not (
+        Tournament.objects.exists()
+        or Deck.objects.exists()
+        or Match.objects.filter(seats__user__isnull=False).exists()
+    )
+
+
 def demo_data_ensure(*, with_matches: bool = True, progress: Progress | None = None) -> tuple[object, str]:
-    """The demo accounts always; the demo world too when the database holds no match yet (so a second
-    run, or a database with real matches, gets nothing new). Returns the organiser and their token."""
+    """The demo accounts always; the demo world too on an empty database (so a second run, or a
+    database with real data, gets nothing new). Returns the organiser and their token."""
     organiser, _, token = demo_accounts_ensure()
-    if with_matches and not Match.objects.exists():
+    if with_matches and demo_world_wanted():
         demo_world_build(organiser=organiser, progress=progress or (lambda text: None))
     return organiser, token
 
