@@ -110,11 +110,17 @@ def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
     assert get(port) == 200
 
 
-def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_has_threads(serve):
+@pytest.mark.parametrize("pool_size", [0, 2], ids=["persistent", "pool"])
+def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_has_threads(serve, pool_size):
+    """Persistent connections: one per thread at most. psycopg's pool (SNAKEPIT_DB_POOL_SIZE), smaller
+    than the thread pool: the pool's size at most, the other threads waiting their turn."""
     require_postgresql("counts PostgreSQL connections in pg_stat_activity (runs under CI=true)")
-    name = f"snakepit-test-web-{os.getpid()}"
+    name = f"snakepit-test-web-{os.getpid()}-{pool_size}"
     threads, clients, each = 4, 40, 50
-    port = serve(threads=threads, env={"SNAKEPIT_DB_APPLICATION_NAME": name})
+    port = serve(
+        threads=threads, env={"SNAKEPIT_DB_APPLICATION_NAME": name, "SNAKEPIT_DB_POOL_SIZE": str(pool_size)}
+    )
+    bound = pool_size or threads
 
     def server_connections() -> int:
         with connection.cursor() as cursor:
@@ -139,7 +145,7 @@ def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_
     statuses = sum((future.result() for future in futures), Counter())
     assert statuses == Counter({401: clients * each})
     peak = max(peak, server_connections())
-    assert 1 <= peak <= threads, f"{peak} connections for {threads} threads"
+    assert 1 <= peak <= bound, f"{peak} connections for {threads} threads and a pool of {pool_size}"
 
 
 def procfile_command(kind: str) -> str:
