@@ -25,7 +25,7 @@ from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRen
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.limits import query_int
+from api.limits import BoundedDateTimeField, query_int
 from api.negotiation import FormatFilterNegotiation
 from api.parsers import BoundedJSONParser, check_bounds
 from api.throttles import CreateThrottle, throttled_on
@@ -198,6 +198,27 @@ class SampleDrawsSerializer(serializers.Serializer):
     left_in_deck = serializers.IntegerField()
 
 
+class BanListSerializer(serializers.Serializer):
+    version = serializers.CharField()
+    effective = serializers.CharField(help_text="ISO 8601 moment it takes (or took) effect.")
+    banned = serializers.ListField(child=serializers.CharField())
+    restricted = serializers.ListField(child=serializers.CharField())
+    max_restricted = serializers.IntegerField()
+    source = serializers.ChoiceField(choices=["packaged", "published"])
+    notes = serializers.CharField(allow_blank=True)
+    in_effect = serializers.BooleanField()
+    upcoming = serializers.BooleanField()
+
+
+class BanListPublishSerializer(serializers.Serializer):
+    version = StrictCharField(max_length=40)
+    effective_at = BoundedDateTimeField()
+    banned = serializers.ListField(child=StrictCharField(max_length=100), max_length=200)
+    restricted = serializers.ListField(child=StrictCharField(max_length=100), max_length=200, default=list)
+    max_restricted = serializers.IntegerField(min_value=0, max_value=100, default=0)
+    notes = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
 class DeckVersionSerializer(serializers.ModelSerializer):
     gunslinger = serializers.SerializerMethodField()
     frozen_for = serializers.SerializerMethodField()
@@ -214,6 +235,7 @@ class DeckVersionSerializer(serializers.ModelSerializer):
             "cards",
             "legal",
             "violations",
+            "ban_list_version",
             "warnings",
             "source_text",
             "frozen_at",
@@ -255,6 +277,25 @@ class DeckSerializer(serializers.ModelSerializer):
             "legal",
             "current",
         ]
+
+
+class FormatLegalitySerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    ban_list_version = serializers.CharField(help_text="The format's ban list in effect now, checked against.")
+    violations = ViolationSerializer(many=True)
+
+
+class DeckDetailSerializer(DeckSerializer):
+    legality = serializers.SerializerMethodField(
+        help_text="The current version checked now in every format, under each format's ban list in effect."
+    )
+
+    class Meta(DeckSerializer.Meta):
+        fields = [*DeckSerializer.Meta.fields, "legality"]
+
+    @extend_schema_field(serializers.DictField(child=FormatLegalitySerializer()))
+    def get_legality(self, deck: Deck) -> dict:
+        return deck_selectors.deck_version_legality(deck.current)
 
 
 class RagnGunsEffectSerializer(serializers.Serializer):
@@ -431,8 +472,10 @@ class RagnGunsCardViewSet(viewsets.ViewSet):
         responses=RagnGunsCardSerializer,
     )
     def retrieve(self, request, pk=None):
-        """One card by id (a printed name works too)."""
-        return Response(deck_selectors.card_get(card_id=pk).to_dict())
+        """One card by id (a printed name works too), with its standing in every format now
+        (`legality`: legal, restricted or banned) and through each format's ban list history."""
+        card = deck_selectors.card_get(card_id=pk)
+        return Response({**card.to_dict(), "legality": deck_selectors.card_legality(card=card)})
 
 
 class RagnGunsFormatViewSet(viewsets.ViewSet):
@@ -449,6 +492,35 @@ class RagnGunsFormatViewSet(viewsets.ViewSet):
     )
     def retrieve(self, request, pk=None):
         return Response(deck_selectors.format_get(key=pk, status=404).to_dict())
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[_path("id", "A format key, e.g. frontier.")],
+        responses=BanListSerializer(many=True),
+    )
+    @extend_schema(
+        methods=["POST"],
+        parameters=[_path("id", "A format key, e.g. frontier.")],
+        request=BanListPublishSerializer,
+        responses={201: BanListSerializer},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="ban-lists", parser_classes=[BoundedJSONParser])
+    def ban_lists(self, request, pk=None):
+        """The format's ban list versions, oldest first (the packaged one, then each published one),
+        with the one in effect marked. Staff publish a new dated version with POST: it rules from
+        `effective_at`, and once in effect the decks entered in the format are re-checked."""
+        fmt = deck_selectors.format_get(key=pk, status=404)
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                raise exceptions.NotAuthenticated()
+            body = BanListPublishSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            row = deck_services.ban_list_publish(format_key=fmt.key, by=request.user, **body.validated_data)
+            published = next(
+                entry for entry in deck_selectors.ban_list_history(format_key=fmt.key) if entry["version"] == row.version
+            )
+            return Response(published, status=status.HTTP_201_CREATED)
+        return Response(deck_selectors.ban_list_history(format_key=fmt.key))
 
 
 class RagnGunsPrebuiltViewSet(viewsets.ViewSet):
@@ -540,7 +612,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     @staticmethod
     def _body(deck: Deck, current: DeckVersion | None = None) -> dict:
         deck.current = current or deck_selectors.deck_version_get(deck=deck)
-        return DeckSerializer(deck).data
+        return DeckDetailSerializer(deck).data
 
     @extend_schema(responses=DeckSerializer(many=True))
     def list(self, request):
@@ -553,7 +625,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     @extend_schema(
         request={"application/json": DeckWriteSerializer, "text/plain": OpenApiTypes.STR},
         parameters=[FORMAT_PARAMETER, OpenApiParameter("name", str, description="With a text/plain body.")],
-        responses={201: DeckSerializer},
+        responses={201: DeckDetailSerializer},
         examples=[IDS_EXAMPLE, PASTED_EXAMPLE],
     )
     def create(self, request):
@@ -569,6 +641,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         )
         return Response(self._body(version.deck, version), status=status.HTTP_201_CREATED)
 
+    @extend_schema(responses=DeckDetailSerializer)
     def retrieve(self, request, share_id=None):
         return Response(self._body(self._deck()))
 
@@ -591,13 +664,13 @@ class DeckViewSet(viewsets.GenericViewSet):
     @extend_schema(
         request={"application/json": DeckWriteSerializer, "text/plain": OpenApiTypes.STR},
         parameters=[FORMAT_PARAMETER],
-        responses=DeckSerializer,
+        responses=DeckDetailSerializer,
     )
     def update(self, request, share_id=None):
         """Replace the deck: a new version (unless it is the same deck). Fields left out keep their value."""
         return self._update(request, share_id, partial=False)
 
-    @extend_schema(request=DeckWriteSerializer, responses=DeckSerializer)
+    @extend_schema(request=DeckWriteSerializer, responses=DeckDetailSerializer)
     def partial_update(self, request, share_id=None):
         """Change part of the deck (the format alone re-checks it): a new version if the deck changed."""
         return self._update(request, share_id, partial=True)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_datetime
 from django_filters.fields import IsoDateTimeField
 from django_filters.filters import IsoDateTimeFilter
+from rest_framework import serializers
 
 from core.errors import ApplicationError
 
@@ -42,3 +43,15 @@ class BoundedIsoDateTimeField(IsoDateTimeField):
 
 class BoundedIsoDateTimeFilter(IsoDateTimeFilter):
     field_class = BoundedIsoDateTimeField
+
+
+class BoundedDateTimeField(serializers.DateTimeField):
+    """A serializer's moment whose time-zone offset PostgreSQL can store (as BoundedIsoDateTimeField)."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            try:
+                BoundedIsoDateTimeField().to_python(value)
+            except ValidationError as error:
+                raise serializers.ValidationError(error.messages) from None
+        return super().to_internal_value(value)

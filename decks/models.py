@@ -46,6 +46,7 @@ class DeckVersion(models.Model):
     source_text = models.TextField(blank=True, default="")  # the pasted list, when it came as text
     legal = models.BooleanField(db_index=True)
     violations = models.JSONField(default=list)  # Violation.to_dict() entries
+    ban_list_version = models.CharField(max_length=40, blank=True, default="")  # `legal` was judged under it
     frozen_at = models.DateTimeField(null=True, blank=True)
     frozen_for = models.TextField(blank=True, default="")  # what froze it, one purpose a line
     created_at = models.DateTimeField(auto_now_add=True)
@@ -74,3 +75,32 @@ class DeckVersion(models.Model):
 
 
 FREEZE_FIELDS = frozenset({"frozen_at", "frozen_for"})
+
+
+class BanList(models.Model):
+    """A ban list published for a format after the packaged one, taking effect at `effective_at`.
+
+    Never edited once published: a change is a new version. `applied_at` records when the saved
+    decks entered in that format were re-checked under it (`decks.services.ban_lists_take_effect`)."""
+
+    format = models.CharField(max_length=40, db_index=True)  # a key of engines/ragnguns/formats.json
+    version = models.CharField(max_length=40)
+    effective_at = models.DateTimeField(db_index=True)
+    banned = models.JSONField(default=list)  # card ids
+    restricted = models.JSONField(default=list)  # card ids
+    max_restricted = models.PositiveSmallIntegerField(default=0)
+    notes = models.TextField(blank=True, default="")
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    published_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["format", "effective_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["format", "version"], name="ban_list_unique_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.format} ban list {self.version} (from {self.effective_at:%Y-%m-%d %H:%M})"

@@ -15,14 +15,18 @@ come back as data.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from core.errors import ApplicationError, Forbidden, NotFound, Rejected
-from decks.models import Deck, DeckVersion
+from decks.models import BanList, Deck, DeckVersion
 from engines.chance import ChanceRequest, draw
 from engines.ragnguns import (
     Card,
@@ -40,6 +44,7 @@ from engines.ragnguns import (
     parse_deck_text,
 )
 from engines.ragnguns.catalogue import KEYWORDS, ORIGINS, TRAP_COST, TYPES
+from engines.ragnguns.catalogue import BanList as EngineBanList
 from engines.ragnguns.rules import sample_draws
 
 GAME = "ragnguns"
@@ -69,6 +74,7 @@ class DeckCheckResult:
     catalogue_version: str
     source_text: str = ""
     meta: dict[str, str] = field(default_factory=dict)  # "Deck:", "Format:" ... lines of a pasted list
+    ban_list_version: str = ""  # the format's ban list the check was made under
 
     @property
     def legal(self) -> bool:
@@ -100,20 +106,133 @@ def catalogue_get() -> Catalogue:
     return load_catalogue()
 
 
-def format_get(*, key: str, status: int = 400) -> Format:
-    """The format with this key (or printed name, any case); `deck/unknown_format` otherwise."""
+def format_get(*, key: str, status: int = 400, at: datetime | None = None) -> Format:
+    """The format with this key (or printed name, any case) under the ban list in effect `at` (now
+    by default); `deck/unknown_format` otherwise."""
     formats = load_formats(catalogue_get())
-    if key in formats:
-        return formats[key]
-    wanted = name_key(str(key))
-    found = next((fmt for fmt in formats.values() if wanted in (name_key(fmt.key), name_key(fmt.name))), None)
+    found = formats.get(key)
+    if found is None:
+        wanted = name_key(str(key))
+        found = next((fmt for fmt in formats.values() if wanted in (name_key(fmt.key), name_key(fmt.name))), None)
     if found is None:
         raise ApplicationError(
             f"no format {key!r}; known: {', '.join(sorted(formats))}",
             code="deck/unknown_format",
             status=status,
         )
-    return found
+    published = _published_in_effect(found.key, at or timezone.now())
+    return found if published is None else found.with_ban_list(published)
+
+
+# -- ban lists ---------------------------------------------------------------------------------------------
+
+
+def _engine_ban_list(row: BanList) -> EngineBanList:
+    return EngineBanList(
+        version=row.version,
+        effective=row.effective_at.isoformat(),
+        banned=frozenset(row.banned),
+        restricted=frozenset(row.restricted),
+        max_restricted=row.max_restricted,
+    )
+
+
+# Every check asks which list rules, so the published lists are kept in the cache (Redis when
+# configured): a check then reads no database. Publishing clears the entry; another process sees a new
+# list within BAN_LIST_CACHE_SECONDS. The moment a dated list takes effect needs no clearing: the
+# cached rows carry their dates.
+BAN_LIST_CACHE_SECONDS = 60
+
+
+def _ban_list_cache_key(format_key: str) -> str:
+    return f"decks:ban-lists:{format_key}"
+
+
+def _published_in_effect(format_key: str, at: datetime) -> EngineBanList | None:
+    rows = cache.get(_ban_list_cache_key(format_key))
+    if rows is None:
+        rows = [
+            _engine_ban_list(row)
+            for row in BanList.objects.filter(format=format_key).order_by("effective_at", "id")
+        ]
+        cache.set(_ban_list_cache_key(format_key), rows, BAN_LIST_CACHE_SECONDS)
+    in_effect = [row for row in rows if datetime.fromisoformat(row.effective) <= at]
+    return in_effect[-1] if in_effect else None
+
+
+def ban_list_cache_clear(format_key: str) -> None:
+    cache.delete(_ban_list_cache_key(format_key))
+
+
+def ban_list_published_in_effect(*, format_key: str, at: datetime | None = None) -> BanList | None:
+    """The latest list published for the format that has taken effect by `at`; None while the
+    packaged list (formats.json) still rules."""
+    return (
+        BanList.objects.filter(format=format_key, effective_at__lte=at or timezone.now())
+        .order_by("-effective_at", "-id")
+        .first()
+    )
+
+
+def ban_list_history(*, format_key: str, at: datetime | None = None) -> list[dict[str, Any]]:
+    """Every version of the format's ban list, oldest first: the packaged one, then each published
+    one; `in_effect` marks the one that rules `at` (now), `upcoming` those not yet in effect."""
+    fmt = load_formats(catalogue_get())[format_key]
+    at = at or timezone.now()
+    current = ban_list_published_in_effect(format_key=format_key, at=at)
+    history = [
+        {
+            **fmt.ban_list().to_dict(),
+            "source": "packaged",
+            "notes": "",
+            "in_effect": current is None,
+            "upcoming": False,
+        }
+    ]
+    for row in BanList.objects.filter(format=format_key).order_by("effective_at", "id"):
+        history.append(
+            {
+                **_engine_ban_list(row).to_dict(),
+                "source": "published",
+                "notes": row.notes,
+                "in_effect": current is not None and row.pk == current.pk,
+                "upcoming": row.effective_at > at,
+            }
+        )
+    return history
+
+
+def ragnguns_match_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A new Rag'n'Guns match's options with the ban list in effect now written in (`ban_list`), so
+    the match keeps the list it began under; left to the packaged list when no later one rules."""
+    if options.get("ban_list"):
+        return options
+    fmt = format_get(key=options.get("format") or DEFAULT_FORMAT)
+    if fmt.ban_list_version == load_formats(catalogue_get())[fmt.key].ban_list_version:
+        return options
+    return {**options, "format": fmt.key, "ban_list": json.dumps(fmt.ban_list().to_dict())}
+
+
+def card_legality(*, card: Card) -> dict[str, Any]:
+    """A card's standing in every format now, and its history through each format's ban lists."""
+    standing = {}
+    history = []
+    for fmt in format_list():
+        standing[fmt.key] = _standing(card.id, fmt.banned, fmt.restricted)
+        for entry in ban_list_history(format_key=fmt.key):
+            history.append(
+                {
+                    "format": fmt.key,
+                    "version": entry["version"],
+                    "effective": entry["effective"],
+                    "status": _standing(card.id, entry["banned"], entry["restricted"]),
+                }
+            )
+    return {"formats": standing, "ban_list_history": history}
+
+
+def _standing(card_id: str, banned, restricted) -> str:
+    return "banned" if card_id in banned else "restricted" if card_id in restricted else "legal"
 
 
 def deck_entry_check(entry: str, where: str) -> None:
@@ -137,8 +256,8 @@ def deck_check(
     first. An illegal deck is a successful check. What is refused (400) is input that is not a deck:
     neither cards nor text (`deck/no_cards`), both (`deck/ambiguous_input`), an unknown format
     (`deck/unknown_format`), or more than the limits (`deck/too_large`).
-    The format is `format_key`, else a "Format:" line of the text, else "standard". Reads nothing
-    from the database.
+    The format is `format_key`, else a "Format:" line of the text, else "standard", under the ban
+    list in effect now (the one database read).
     """
     catalogue = catalogue_get()
     if text is not None and (cards is not None or gunslinger is not None):
@@ -165,7 +284,9 @@ def deck_check(
         # Parsed above only to size it up and read its "Format:" line; check_deck_text parses again
         # (a few microseconds) so that text problems merge exactly as the library merges them.
         check = check_deck_text(catalogue, fmt, text)
-        return DeckCheckResult(check, catalogue.version, source_text=text, meta=dict(parsed.meta))
+        return DeckCheckResult(
+            check, catalogue.version, source_text=text, meta=dict(parsed.meta), ban_list_version=fmt.ban_list_version
+        )
     if cards is None:
         raise Malformed(
             'give the deck as "cards" (card ids or names) or as "text" (a pasted list)', code="deck/no_cards"
@@ -188,7 +309,22 @@ def deck_check(
 
 def deck_cards_check(fmt: Format, gunslinger: str | None, cards: list[str]) -> DeckCheckResult:
     catalogue = catalogue_get()
-    return DeckCheckResult(check_deck(catalogue, fmt, gunslinger, cards), catalogue.version)
+    return DeckCheckResult(
+        check_deck(catalogue, fmt, gunslinger, cards), catalogue.version, ban_list_version=fmt.ban_list_version
+    )
+
+
+def deck_version_legality(version: DeckVersion) -> dict[str, dict[str, Any]]:
+    """The version checked now in every format, each under the ban list in effect now."""
+    legality = {}
+    for fmt in format_list():
+        result = deck_version_recheck(version, fmt)
+        legality[fmt.key] = {
+            "legal": result.legal,
+            "ban_list_version": fmt.ban_list_version,
+            "violations": result.violations,
+        }
+    return legality
 
 
 def deck_version_warnings(version: DeckVersion) -> list[dict[str, Any]]:
@@ -433,7 +569,8 @@ def card_get(*, card_id: str) -> Card:
 
 
 def format_list() -> list[Format]:
-    return sorted(load_formats(catalogue_get()).values(), key=lambda fmt: fmt.key)
+    """Every format, each under the ban list in effect now."""
+    return [format_get(key=key) for key in sorted(load_formats(catalogue_get()))]
 
 
 def prebuilt_list() -> list[dict[str, Any]]:

@@ -11,14 +11,17 @@ import secrets
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from core.errors import ApplicationError, Conflict
-from decks.models import Deck, DeckVersion
+from core.errors import ApplicationError, Conflict, Forbidden
+from decks.models import BanList, Deck, DeckVersion
 from decks.selectors import (
     GAME,
     DeckCheckResult,
     Malformed,
+    ban_list_cache_clear,
+    catalogue_get,
     deck_cards_check,
     deck_check,
     deck_entry_check,
@@ -28,6 +31,9 @@ from decks.selectors import (
     deck_version_recheck,
     format_get,
 )
+from decks.signals import deck_legality_changed
+from engines.ragnguns import load_formats
+from engines.ragnguns.catalogue import CatalogueError, ban_list_from_data
 
 # Share ids: 10 characters from 56 letters and digits without look-alikes (0 O o 1 l I), about 58 bits.
 SHARE_ID_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -51,6 +57,7 @@ def _version_fields(result: DeckCheckResult) -> dict[str, Any]:
         "source_text": result.source_text,
         "legal": result.legal,
         "violations": result.violations,
+        "ban_list_version": result.ban_list_version,
     }
 
 
@@ -149,7 +156,7 @@ def deck_update(
         result = deck_version_recheck(current, format_get(key=format_key))
     fields = _version_fields(result)
     unchanged = all(
-        getattr(current, key) == value for key, value in fields.items() if key not in ("legal", "violations")
+        getattr(current, key) == value for key, value in fields.items() if key not in ("legal", "violations", "ban_list_version")
     )
     if name is not None:
         deck.name = _clean_name(name)
@@ -196,3 +203,111 @@ def deck_version_freeze(*, deck_version: DeckVersion, purpose: str) -> DeckVersi
     version.frozen_for = "\n".join([*purposes, purpose])
     version.save(update_fields=["frozen_at", "frozen_for"])
     return version
+
+
+# -- ban lists ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def ban_list_publish(
+    *,
+    format_key: str,
+    version: str,
+    effective_at,
+    banned: list[str],
+    restricted: list[str],
+    max_restricted: int,
+    notes: str = "",
+    by,
+) -> BanList:
+    """Publish a new dated ban list for a format (staff only). It rules from `effective_at`; once that
+    moment has passed, `ban_lists_take_effect` re-checks the saved decks entered in the format."""
+    if not getattr(by, "is_staff", False):
+        raise Forbidden("only staff publish ban lists", code="ban_list/not_staff")
+    fmt = format_get(key=format_key, status=404)
+    try:
+        checked = ban_list_from_data(
+            {
+                "version": version,
+                "effective": effective_at.isoformat(),
+                "banned": banned,
+                "restricted": restricted,
+                "max_restricted": max_restricted,
+            },
+            catalogue_get(),
+        )
+    except CatalogueError as error:
+        raise Malformed(str(error), code="ban_list/invalid") from None
+    if version == load_formats(catalogue_get())[fmt.key].ban_list_version or BanList.objects.filter(
+        format=fmt.key, version=version
+    ).exists():
+        raise Conflict(f"{fmt.key} already has a ban list {version!r}; publish a new version", code="ban_list/version_taken")
+    row = BanList.objects.create(
+        format=fmt.key,
+        version=checked.version,
+        effective_at=effective_at,
+        banned=sorted(checked.banned),
+        restricted=sorted(checked.restricted),
+        max_restricted=checked.max_restricted,
+        notes=str(notes)[:2000],
+        published_by=by,
+    )
+    transaction.on_commit(lambda: ban_list_cache_clear(fmt.key))
+    if effective_at <= timezone.now():
+        from decks.tasks import ban_lists_apply
+
+        transaction.on_commit(ban_lists_apply.delay)
+    return row
+
+
+def ban_lists_take_effect(*, now=None) -> list[BanList]:
+    """Re-check, under every ban list that has taken effect and was not yet applied, the deck
+    versions that matter in its format: each deck's current version and every frozen one (entered in
+    a ladder or a tournament). Sends `deck_legality_changed` with the versions it made illegal.
+    Each list is applied once: its row is locked and marked in the same transaction."""
+    now = now or timezone.now()
+    applied = []
+    due = BanList.objects.filter(applied_at__isnull=True, effective_at__lte=now).order_by("effective_at", "id")
+    for pk in list(due.values_list("pk", flat=True)):
+        with transaction.atomic():
+            row = BanList.objects.select_for_update(skip_locked=True).filter(pk=pk, applied_at__isnull=True).first()
+            if row is None:
+                continue
+            illegal = _recheck_under(row, at=now)
+            row.applied_at = now
+            row.save(update_fields=["applied_at"])
+            transaction.on_commit(
+                lambda row=row, illegal=illegal: deck_legality_changed.send(
+                    sender=BanList, format_key=row.format, ban_list_version=row.version, illegal=illegal
+                )
+            )
+        applied.append(row)
+    return applied
+
+
+def _recheck_under(row: BanList, *, at) -> list[dict[str, Any]]:
+    fmt = format_get(key=row.format, at=at)
+    if fmt.ban_list_version != row.version:  # a later list already rules: it will be applied itself
+        return []
+    current_numbers = DeckVersion.objects.filter(deck=OuterRef("deck_id")).order_by("-number").values("number")[:1]
+    versions = (
+        DeckVersion.objects.filter(format=row.format)
+        .annotate(current_number=Subquery(current_numbers))
+        .filter(Q(frozen_at__isnull=False) | Q(number=F("current_number")))
+        .select_related("deck")
+    )
+    illegal = []
+    for version in versions.iterator(chunk_size=500):
+        result = deck_version_recheck(version, fmt)
+        if not result.legal:
+            illegal.append(
+                {
+                    "deck_version_id": version.pk,
+                    "deck_id": version.deck_id,
+                    "share_id": version.deck.share_id,
+                    "owner_id": version.deck.owner_id,
+                    "number": version.number,
+                    "violations": result.violations,
+                }
+            )
+    return illegal

@@ -228,6 +228,7 @@ CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
     "matches-resume-stalled": {"task": "matches.tasks.matches_resume_stalled", "schedule": 60.0},
     "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
+    "decks-ban-lists-apply": {"task": "decks.tasks.ban_lists_apply", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 
@@ -310,6 +311,9 @@ SNAKEPIT_ENTROPY_WINDOW_SECONDS = int(os.environ.get("SNAKEPIT_ENTROPY_WINDOW_SE
 # user_ids, returning {user_id: rating}. Tournaments and ratings are siblings that never import each
 # other; this setting is where the project joins them.
 SNAKEPIT_SEEDING_RATINGS = "ratings.selectors.best_ordinals_by_user"
+# Options set on every new match of a game from what holds when it is created (matches.services):
+# a Rag'n'Guns match keeps the ban list in effect at its creation.
+SNAKEPIT_MATCH_OPTIONS_AT_CREATION = {"ragnguns": "decks.selectors.ragnguns_match_options"}
 
 LOGGING = {
     "version": 1,

@@ -250,7 +250,8 @@ class Format:
             ban_list_effective=ban_list.effective,
         )
 
-    def packaged_ban_list(self) -> BanList:
+    def ban_list(self) -> BanList:
+        """The ban list this format is under."""
         return BanList(
             version=self.ban_list_version,
             effective=self.ban_list_effective,

@@ -247,7 +247,14 @@ def test_the_catalogue_filters_by_type_keyword_cost_and_text(client_for):
 def test_a_card_formats_and_prebuilt_decks(client_for):
     client = client_for()
     machete = client.get("/api/ragnguns/cards/machete/").json()
+    legality = machete.pop("legality")
     assert machete == CATALOGUE.get("machete").to_dict()
+    assert legality["formats"] == {"frontier": "legal", "standard": "legal"}
+    gatling = client.get("/api/ragnguns/cards/gatling-gun/").json()["legality"]
+    assert gatling["formats"] == {"frontier": "banned", "standard": "legal"}
+    assert {"format": "frontier", "version": "2026.1", "effective": "2026-01-01T00:00:00+00:00", "status": "banned"} in (
+        gatling["ban_list_history"]
+    )
     assert client.get("/api/ragnguns/cards/Señorita Rosa/").json()["id"] == "senorita-rosa"
     missing = assert_error(client.get("/api/ragnguns/cards/machetee/"), 404, "card/not_found")
     assert "Machete" in missing["detail"]
@@ -447,6 +454,7 @@ def test_the_openapi_schema_documents_the_deck_endpoints(client_for):
 
 
 def test_checking_a_deck_reads_no_database(client_for, django_assert_num_queries):
+    check(client_for(), {"gunslinger": "buffalo-kid", "cards": legal_cards()})  # the ban lists, cached
     with django_assert_num_queries(0):
         body = check(client_for(), {"gunslinger": "buffalo-kid", "cards": legal_cards()})
     assert body["legal"] is True

@@ -284,6 +284,16 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/decks/{share_id}/versions/{number}/", path={**share, "number": 1}, status=200)
     call(anyone, "get", "/api/decks/{share_id}/versions/{number}/", path={**share, "number": 99}, status=404)
     call(anyone, "get", "/api/decks/{share_id}/export/", path=share, status=200, data={"version": 1})
+    call(anyone, "get", "/api/decks/{share_id}/diff/", path=share, status=200)
+    call(anyone, "get", "/api/decks/{share_id}/diff/", path=share, status=404, data={"from": 9})
+    call(anyone, "get", "/api/decks/{share_id}/sample-draws/", path=share, status=200, data={"seed": "s"})
+    call(anyone, "get", "/api/decks/{share_id}/sample-draws/", path=share, status=400, data={"turns": 99})
+    fmt = {"id": "frontier"}
+    call(anyone, "get", "/api/ragnguns/formats/{id}/ban-lists/", path=fmt, status=200)
+    published = {"version": "2099.1", "effective_at": "2099-01-01T00:00:00Z", "banned": ["machete"]}
+    call(bob, "post", "/api/ragnguns/formats/{id}/ban-lists/", path=fmt, status=403, data=published)
+    call(alice, "post", "/api/ragnguns/formats/{id}/ban-lists/", path=fmt, status=201, data=published)
+    call(alice, "post", "/api/ragnguns/formats/{id}/ban-lists/", path=fmt, status=409, data=published)
     call(bob, "delete", "/api/decks/{share_id}/", path=share, status=204)
 
     # -- ladders ---------------------------------------------------------------------------------------

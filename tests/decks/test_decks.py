@@ -45,6 +45,7 @@ def save(owner, cards=None, *, name="Stampede", format_key="standard", gunslinge
     )
 
 
+@pytest.mark.django_db  # the ban list in effect is read from the database
 class TestCheck:
     def test_ids_names_case_and_accents_give_one_normalised_deck(self):
         by_id = deck_selectors.deck_check(format_key="standard", gunslinger="buffalo-kid", cards=legal_cards())

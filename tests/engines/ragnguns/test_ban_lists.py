@@ -29,7 +29,7 @@ def ban_list(version: str, *, banned=(), restricted=(), max_restricted=0) -> str
 
 
 def test_the_packaged_list_is_dated_and_versioned() -> None:
-    packaged = FRONTIER.packaged_ban_list()
+    packaged = FRONTIER.ban_list()
     assert isinstance(packaged, BanList)
     assert packaged.version and packaged.effective.startswith("20")
     assert "gatling-gun" in packaged.banned
