@@ -1,0 +1,117 @@
+"""Exports: pairings CSV, a Swiss in FIDE's TRF16, and the whole log as JSON that an import here
+replays to the same standings."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(django_user_model, client_for):
+    return client_for(django_user_model.objects.create_user("organiser"))
+
+
+def post(client, path, body=None, status=(200, 201)):
+    response = client.post(path, body or {}, format="json")
+    assert response.status_code in status, (path, response.status_code, response.content[:300])
+    return response.json()
+
+
+def played_swiss(organiser, django_user_model, client_for, players=7, rounds=3, drop_after=None):
+    slug = post(organiser, "/api/tournaments/", {"name": "Exported", "game": "rat-snake", "format": "swiss", "result_mode": "table", "seeding": "registration"})["slug"]
+    post(organiser, f"/api/tournaments/{slug}/open/")
+    for number in range(players):
+        post(client_for(django_user_model.objects.create_user(f"x{number}")), f"/api/tournaments/{slug}/register/")
+    post(organiser, f"/api/tournaments/{slug}/start/")
+    rng = random.Random(7)
+    for round_number in range(1, rounds + 1):
+        for table in organiser.get(f"/api/tournaments/{slug}/tables/", {"status": "open"}).json():
+            ranks = rng.choice([[1, 2], [2, 1], [1, 1]])
+            forfeit = round_number == 2 and table["match_key"].endswith("T1")
+            post(organiser, f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/", {"ranks": [1, 2] if forfeit else ranks, "reason": "r", "forfeit": forfeit})
+        if round_number == drop_after:
+            post(organiser, f"/api/tournaments/{slug}/drop/", {"player": organiser.get(f"/api/tournaments/{slug}/entries/").json()[0]["player"]})
+        post(organiser, f"/api/tournaments/{slug}/next-round/")
+    return slug
+
+
+def test_pairings_csv_has_a_row_per_table_with_names_and_results(organiser, django_user_model, client_for):
+    slug = played_swiss(organiser, django_user_model, client_for)
+    response = organiser.get(f"/api/tournaments/{slug}/tables/csv/")
+    assert response["Content-Type"].startswith("text/csv") and f'{slug}-pairings.csv' in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 9  # three rounds of three tables (7 players: a bye each round)
+    assert {row["seat_1"] for row in rows} <= {f"x{k}" for k in range(7)}
+    assert all(row["status"] == "decided" and row["ranks"] in ("1-2", "2-1", "1-1") for row in rows)
+    assert sum(row["forfeit"] == "True" for row in rows) == 1
+
+
+def test_a_swiss_exports_as_trf16_with_fixed_columns(organiser, django_user_model, client_for):
+    slug = played_swiss(organiser, django_user_model, client_for)
+    response = organiser.get(f"/api/tournaments/{slug}/export/trf/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "012 Exported" and "062 7" in lines and "XXR 3" in lines
+    players = [line for line in lines if line.startswith("001")]
+    assert len(players) == 7
+    standings = {row["name"]: row for row in organiser.get(f"/api/tournaments/{slug}/standings/").json()}
+    byes = forfeits = 0
+    for start, line in enumerate(players, start=1):
+        assert int(line[4:8]) == start
+        name = line[14:47].strip()
+        assert float(line[80:84]) == standings[name]["points"] and int(line[85:89]) == standings[name]["rank"]
+        blocks = [line[91 + 10 * k: 99 + 10 * k] for k in range(3)]
+        assert len(line) == 89 + 10 * 3
+        for block in blocks:
+            opponent, colour, result = block[:4], block[5], block[7]
+            if opponent == "0000":
+                assert (colour, result) == ("-", "U")
+                byes += 1
+            else:
+                assert 1 <= int(opponent) <= 7 and colour in "wb" and result in "10=+-"
+                forfeits += result in "+-"
+    assert byes == 3 and forfeits == 2
+    # Results agree across the two lines of each game.
+    by_start = {int(line[4:8]): line for line in players}
+    for start, line in by_start.items():
+        for k in range(3):
+            block = line[91 + 10 * k: 99 + 10 * k]
+            if block[:4] != "0000":
+                mirror = by_start[int(block[:4])][91 + 10 * k: 99 + 10 * k]
+                assert int(mirror[:4]) == start and {block[5], mirror[5]} == {"w", "b"}
+                assert {block[7] + mirror[7]} <= {"10", "01", "==", "+-", "-+"}
+    bracket = post(organiser, "/api/tournaments/", {"name": "Cup", "game": "rat-snake", "format": "single_elimination"})["slug"]
+    assert organiser.get(f"/api/tournaments/{bracket}/export/trf/").json()["code"] == "export/not_swiss"
+
+
+def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(organiser, django_user_model, client_for):
+    slug = played_swiss(organiser, django_user_model, client_for, drop_after=2)
+    exported = organiser.get(f"/api/tournaments/{slug}/export/json/").json()
+    assert exported["format"] == "snakepit-tournament" and exported["events"][0]["kind"] == "registration_opened"
+    assert exported["events"][-1]["actor"] == "organiser"
+    importer = client_for(django_user_model.objects.create_user("elsewhere"))
+    copy = post(importer, "/api/tournaments/import/", exported, status=(201,))
+    assert copy["slug"] != slug and copy["organiser"] == "elsewhere" and copy["status"] == "finished"
+
+    def comparable(rows):
+        return [(r["rank"], r["name"], r["points"], r["tiebreaks"], r["dropped"]) for r in rows]
+
+    original = organiser.get(f"/api/tournaments/{slug}/standings/").json()
+    replayed = importer.get(f"/api/tournaments/{copy['slug']}/standings/").json()
+    assert comparable(replayed) == comparable(original) == comparable(exported["standings"])
+    call_command("rebuild_tournaments", "--tournament", copy["slug"])
+    # The imported names are not anyone's account here.
+    assert {e["user"] for e in importer.get(f"/api/tournaments/{copy['slug']}/entries/").json()} == {None}
+    # A log that does not replay is refused, and nothing is written.
+    broken = {**exported, "events": [e for e in exported["events"] if e["kind"] != "started"]}
+    refused = post(importer, "/api/tournaments/import/", broken, status=(422,))
+    assert refused["code"] == "import/bad_log"
+    assert post(importer, "/api/tournaments/import/", {"format": "other"}, status=(422,))["code"] == "import/bad_format"
+    assert importer.get("/api/tournaments/", {"organiser": "elsewhere"}).json()["count"] == 1
