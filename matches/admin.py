@@ -30,7 +30,7 @@ class MatchAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "seats__user__username", "seats__bot")
     date_hierarchy = "created_at"
     fields = (
-        "game", "engine_version", "status", "options", "outcome", "seed_commitment", "revealed_seed",
+        "game", "engine_version", "status", "options", "outcome", "seed_commitment", "revealed_seed", "entropy",
         "created_by", "created_at", "finished_at", "event_log",
     )
     readonly_fields = fields
@@ -50,7 +50,7 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
         # As in the API: the seed decides every future roll, so nobody reads it while the match runs.
-        return bytes(match.seed).hex() if match.is_finished else HIDDEN
+        return bytes(match.seed).hex() if match.is_over else HIDDEN
 
     @admin.display(description="event log")
     def event_log(self, match: Match) -> str:

@@ -166,6 +166,7 @@ def test_the_guards_hold_against_a_role_granted_every_privilege(postgres, users)
             ("game", "rattlebones"),
             ("engine_version", "0"),
             ("options", '{"passes": 9}'),
+            ("entropy", "contributed"),  # whether the seats' parts are mixed in is set-up too (issue #23)
         ]:
             with refused(REFUSED_BY_TRIGGER):
                 execute(f"UPDATE {Match._meta.db_table} SET {column} = %s WHERE id = %s", [value, match.pk])
