@@ -210,25 +210,26 @@ class Rattlebones(Game[RattlebonesState]):
         which can fail for an action taken from the list or an outcome drawn for the request.
         `tests/engines/test_playout.py` and `tests/engines/rattlebones/test_playout.py` compare the
         logs with those of the protocol path."""
+        # An event is made as `engines.playout` makes one: its fields written into the instance dict.
         append, new = log.append, object.__new__
-        seq = len(log)
-        while True:
+        for seq in range(len(log) + 1, max_events + 1):
             phase = state.phase
-            if phase == OVER:
-                return log
-            seq += 1
-            if seq > max_events:
-                raise RuntimeError(f"{SPEC.key}: no end after {max_events} events")
-            if phase == DICE or phase == GAMBLE or phase == SET_UP:
-                outcome = draws(seq, self.chance_request(state))
+            if phase == DICE:
+                outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
                 event = new(Event)
-                event.__dict__.update(kind="chance", payload=outcome, seat=None)
+                fields = event.__dict__
+                fields["kind"], fields["payload"], fields["seat"] = "chance", outcome, None
                 append(event)
                 state.legal_cache = None
-                if phase == DICE:
-                    _dice_rolled(state, outcome["dice"])
-                else:
-                    self.apply_chance(state, outcome)
+                _dice_rolled(state, outcome["dice"])
+                continue
+            if phase == OVER:
+                return log
+            if phase == GAMBLE or phase == SET_UP:
+                outcome = draws(seq, self.chance_request(state))
+                append(Event("chance", outcome, None))
+                state.legal_cache = None
+                self.apply_chance(state, outcome)
                 continue
             actions = state.legal_cache
             if actions is None:
@@ -242,7 +243,8 @@ class Rattlebones(Game[RattlebonesState]):
                 index = getrandbits(bits)
             action = actions[index]
             event = new(Event)
-            event.__dict__.update(kind="action", payload=action, seat=state.player)
+            fields = event.__dict__
+            fields["kind"], fields["payload"], fields["seat"] = "action", action, state.player
             append(event)
             state.legal_cache = None
             if phase == USE_DIE:
@@ -252,6 +254,9 @@ class Rattlebones(Game[RattlebonesState]):
             else:
                 _double(state, action["die"])
                 _next_player(state)
+        if state.phase == OVER:
+            return log
+        raise RuntimeError(f"{SPEC.key}: no end after {max_events} events")
 
 
 # --- checking an action -----------------------------------------------------------------------------
@@ -550,6 +555,12 @@ def _set_up(state: RattlebonesState, permutation: list[int]) -> None:
 
 
 def _roll(state: RattlebonesState, dice: list[int]) -> None:
+    if len(dice) == 1:  # the usual turn: one die, free
+        die = dice[0]
+        state.rolled |= 1 << die
+        state.to_roll = _ONE_DIE[die]
+        state.phase = DICE
+        return
     seat = state.player
     extra = len(dice) - 1  # "one gold ... one extra die", "two gold ... all three dice"
     state.gold[seat] -= extra
@@ -558,6 +569,10 @@ def _roll(state: RattlebonesState, dice: list[int]) -> None:
         state.rolled |= 1 << die
     state.to_roll = tuple(dice)
     state.phase = DICE
+
+
+_ONE_DIE = tuple((die,) for die in range(C.dice))
+_MOVERS = frozenset({*PIPS, "9_pip"})  # sides that move a pawn by the steps the action names
 
 
 def _use_die(state: RattlebonesState, action: Action) -> None:
@@ -583,8 +598,11 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     earned = 0
     if effect is None:
         pass  # arrows pointing round in a circle
-    elif effect in PIP_STEPS or effect == "9_pip":
+    elif effect in _MOVERS:
         _move(state, slot, action)
+        if not state.used and not state.showing and not state.to_roll and state.phase == USE_DIE:
+            _next_player(state)  # the usual turn: its one die used, no x2 to settle (it needs two dice)
+            return
     elif effect == RATTLEBONES:
         # "moves the Rattlebones pawn one space backwards ... If Rattlebones lands on a space with one
         # or more players, the game ends immediately, otherwise the player then chooses one of his
@@ -649,9 +667,18 @@ def _after_die(state: RattlebonesState) -> None:
 def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
     """A d6 lands on one of its six sides: the value drawn is the side index plus one."""
     to_roll = state.to_roll
-    if len(to_roll) == 1 and not state.showing:
-        state.showing = ((to_roll[0], values[0] - 1),)  # the usual turn: one die, nothing showing
-    elif not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
+    if len(to_roll) == 1 and not state.showing:  # the usual turn: one die, nothing showing
+        die, side = to_roll[0], values[0] - 1
+        state.showing = _SHOWING[die][side]
+        state.to_roll = ()
+        state.phase = USE_DIE
+        uses = _uses(state, die, side)  # `_one_way`, for the one die
+        if len(uses) == 1:
+            _use_die(state, uses[0])
+        else:
+            state.legal_cache = uses
+        return
+    if not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
         state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
     else:
         rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
@@ -659,6 +686,9 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
     state.to_roll = ()
     state.phase = USE_DIE
     _one_way(state)
+
+
+_SHOWING = tuple(tuple(((die, side),) for side in range(6)) for die in range(C.dice))
 
 
 def _one_way(state: RattlebonesState) -> None:
