@@ -164,11 +164,12 @@ def _play_out_bot_tables(tournament: Tournament) -> int:
     return played
 
 
-def _drive(tournament: Tournament, organiser, *, until: Callable[[Tournament], bool]) -> None:
-    """Play bot matches and pair next rounds until `until` says stop, nothing moves, or the cap."""
+def tournament_bots_play(tournament: Tournament, organiser) -> None:
+    """Play the bots' matches and pair next rounds until the tournament is over, a person's match
+    is pending, no round is left to pair, or the cap."""
     for _ in range(ROUNDS_AT_MOST):
         tournament.refresh_from_db()
-        if until(tournament) or tournament.status == Tournament.Status.FINISHED:
+        if tournament.status == Tournament.Status.FINISHED:
             return
         if _play_out_bot_tables(tournament):
             continue  # a recorded game may start the table's next game, or finish the tournament
@@ -196,7 +197,7 @@ def swiss_build(organiser) -> None:
     tournament_services.tournament_open(slug=slug, user=organiser)
     _bot_entries(slug, organiser, ["heuristic", "random"] * 4)
     tournament_services.tournament_start(slug=slug, user=organiser)
-    _drive(Tournament.objects.get(slug=slug), organiser, until=lambda t: False)
+    tournament_bots_play(Tournament.objects.get(slug=slug), organiser)
 
 
 def double_elimination_build(organiser) -> None:
@@ -216,7 +217,7 @@ def double_elimination_build(organiser) -> None:
     tournament_services.tournament_register(slug=slug, user=organiser, seed=1)
     _bot_entries(slug, organiser, ["heuristic", "random", "heuristic", "random", "heuristic"])
     tournament_services.tournament_start(slug=slug, user=organiser)
-    _drive(Tournament.objects.get(slug=slug), organiser, until=lambda t: False)
+    tournament_bots_play(Tournament.objects.get(slug=slug), organiser)
 
 
 def ladder_build(organiser, rng: random.Random) -> None:
