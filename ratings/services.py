@@ -677,6 +677,9 @@ def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> La
     closing season keeps that season's rating until the match is rated, in the season it started;
     then it enters the new season the same way, and the archive's standings take the late result.
     """
+    if by is not None:
+        with transaction.atomic():
+            _refuse_archived(_ladder_managed(ladder_id, by))  # refused before any work is done
     ladder_ratings_apply(ladder_id=ladder_id)
     with transaction.atomic():
         ladder = _ladder_managed(ladder_id, by)

@@ -79,13 +79,16 @@ def test_beat_schedules_rounds_of_every_game_that_a_worker_plays_and_rates(tmp_p
             services.ladder_join(ladder=ladder, bot=("random", "heuristic")[number % 2])
         ladders.append(ladder)
     log = tmp_path / "celery.log"
-    with private_broker(tmp_path) as env:
-        with celery_process("worker", env, log), celery_process("beat", env, tmp_path / "beat.log"):
-            for ladder in ladders:
-                wait_until(
-                    lambda: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=180,
-                    what=f"two scheduled rounds of {ladder.game} to be played and rated", log=log,
-                )
+    with (
+        private_broker(tmp_path) as env,
+        celery_process("worker", env, log),
+        celery_process("beat", env, tmp_path / "beat.log"),
+    ):
+        for ladder in ladders:
+            wait_until(
+                lambda ladder=ladder: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=180,
+                what=f"two scheduled rounds of {ladder.game} to be played and rated", log=log,
+            )
     for ladder in ladders:
         board = selectors.leaderboard(ladder=ladder)
         assert all(row["games"] >= 2 for row in board), ladder.game
