@@ -231,7 +231,6 @@ class Balancer:
 
         self.host, self.port = host, port
         self.backends = list(backends)
-        self.connections = 0
         self._turn = 0
         self._down_until: dict[tuple[str, int], float] = {}
         self._loop = None
@@ -283,7 +282,6 @@ class Balancer:
     async def _handle(self, client_reader, client_writer) -> None:
         import asyncio
 
-        self.connections += 1
         upstream = None
         for backend in self._candidates():
             try:

@@ -44,6 +44,11 @@ RUN_ENVIRONMENT = {
 }
 
 
+def say(message: str) -> None:
+    """Progress on stderr: a full run takes minutes."""
+    print(f"{time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
 @dataclass
 class LoadRun:
     users: int
@@ -171,6 +176,7 @@ def kill(run: LoadRun, name: str) -> None:
     pid = up_processes(run)[name]
     os.killpg(pid, signal.SIGKILL)
     run.faults.append(f"{time.strftime('%H:%M:%S')} killed {name} (pid {pid})")
+    say(f"killed {name} (pid {pid}) with SIGKILL; up starts it again")
 
 
 def locust_run(run: LoadRun, port: int) -> None:
@@ -187,6 +193,7 @@ def locust_run(run: LoadRun, port: int) -> None:
     started = time.monotonic()
     with open(run.folder / "locust.log", "wb") as log:
         locust = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    say(f"Locust: {run.users} users for {run.seconds} s (log: {run.folder / 'locust.log'})")
     schedule = [(run.seconds / 3, "worker-1"), (run.seconds / 2, "web-1")] if run.kill_faults else []
     for at, name in schedule:
         time.sleep(max(0.0, started + at - time.monotonic()))
@@ -211,12 +218,16 @@ def ladders_stop_and_drain(timeout: float) -> None:
         ladder.save(update_fields=["is_active"])
         ladder_schedule_sync(ladder)
     deadline = time.monotonic() + timeout
+    said = 0.0
     while time.monotonic() < deadline:
         running = LadderMatch.objects.filter(match__status=Match.Status.RUNNING).count()
         finished = LadderMatch.objects.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
         unrated = set(finished) - set(RatedMatch.objects.values_list("match_id", flat=True))
         if not running and not unrated:
             return
+        if time.monotonic() - said > 10:
+            say(f"draining the ladders: {running} match(es) running, {len(unrated)} finished and not yet rated")
+            said = time.monotonic()
         time.sleep(1)
     raise AssertionError(f"after {timeout} s, {running} ladder match(es) still running and {len(unrated)} unrated")
 
@@ -295,17 +306,22 @@ def run_load(run: LoadRun, *, database_url: str, drain_timeout: float = 300) -> 
 
     port = free_port()
     run.folder.mkdir(parents=True, exist_ok=True)
+    say(f"starting up --web 2 --workers 2 on port {port} (log: {run.folder / 'up.log'})")
     up = up_start(run, port, database_url)
     try:
         wait_ready(port, up, run.folder / "up.log")
+        say("ready; making the accounts and the Swiss tournaments")
         plan_make(run, port)
         run.events_before = events_count()
-        ladders_round_now()
+        say(f"{ladders_round_now()} ladder match(es) started")
         locust_run(run, port)
         run.events_after = events_count()
+        say("Locust done; stopping the ladders and waiting for their last matches and ratings")
         ladders_stop_and_drain(drain_timeout)
     finally:
+        say("stopping up (SIGINT)")
         up_stop(up)
+    say("checking: replay, verify, rebuild, acknowledged actions, ratings")
     run.check = after_run_check(run)
     return run
 

@@ -160,6 +160,8 @@ class Command(BaseCommand):
                     balancer.start()
                 except RuntimeError as error:
                     raise CommandError(str(error)) from None
+            if stopping:  # Ctrl-C while starting
+                return
             self._welcome(host, port, no_demo, web, workers, concurrency, log_dir)
             self._supervise(host, port, children, stopping)
         finally:
