@@ -18,6 +18,7 @@ from snakepit.pages.common import paginate, render_page
 from snakepit.pages.rendering import view_html
 
 EVENT_PAYLOAD_CHARS = 300  # an event's payload is shown as JSON cut to this length in the log
+EVENT_LOG_ROWS = 200  # the log beside the replay lists the last this many events up to the step
 
 
 def match_list_page(request: HttpRequest) -> HttpResponse:
@@ -41,7 +42,7 @@ class ReplayStep:
     spectator_view: dict[str, Any]
     seat_views: list[tuple[str, dict[str, Any]]]  # (seat label, view): filled only for a finished match
     decision: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: list[dict[str, Any]]  # the last EVENT_LOG_ROWS of the log up to the step
 
 
 def replay_step(match: Match, *, step: int) -> ReplayStep:
@@ -61,14 +62,14 @@ def replay_step(match: Match, *, step: int) -> ReplayStep:
     if match.is_finished:
         seat_views = [(seat.label, game.view(state, seat.index)) for seat in seats]
     labels = {seat.index: seat.label for seat in seats}
+    shown = [event for event in match_event_listing(match, viewer_seat=None) if event["seq"] <= step]
     events = [
         {
             **event,
             "who": labels.get(event["seat"], "chance") if event["kind"] != "chance" else "chance",
             "payload_text": "" if event["redacted"] else _payload_text(event["payload"]),
         }
-        for event in match_event_listing(match, viewer_seat=None)
-        if event["seq"] <= step
+        for event in shown[-EVENT_LOG_ROWS:]
     ]
     return ReplayStep(
         step=step,

@@ -154,7 +154,25 @@ def rounds_of_tables(tournament: Tournament) -> list[dict[str, Any]]:
                 "matches": matches.get(table.match_key, []),
             }
         )
-    return [{"round": number, "stage": stage, "tables": tables} for (number, stage), tables in rounds.items()]
+    pairings = _pairing_notes(tournament, names)
+    return [
+        {"round": number, "stage": stage, "tables": tables, **pairings.get((number, stage), {})}
+        for (number, stage), tables in rounds.items()
+    ]
+
+
+def _pairing_notes(tournament: Tournament, names: dict[str, str]) -> dict[tuple[int, str], dict[str, Any]]:
+    """How each round was paired (the explanation its `round_paired` event carries: score groups,
+    floaters, constraints) and who had a bye; the last pairing of a round counts (a re-pairing)."""
+    notes: dict[tuple[int, str], dict[str, Any]] = {}
+    for payload in (
+        tournament.events.filter(kind="round_paired").order_by("seq").values_list("payload", flat=True)
+    ):
+        explanation = payload.get("explanation") or {}
+        text = explanation.get("text", "") if isinstance(explanation, dict) else ""
+        byes = [names.get(player, player) for player in payload.get("byes") or [] if isinstance(player, str)]
+        notes[(payload.get("round"), payload.get("stage", "main"))] = {"pairing_text": text, "byes": byes}
+    return notes
 
 
 def bracket_context(tournament: Tournament, state) -> dict[str, Any]:

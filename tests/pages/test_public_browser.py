@@ -86,6 +86,10 @@ def test_the_replay_steps_forwards_and_backwards_in_place_and_verify_shows_the_s
     page.wait_for_selector(f'#replay-position[data-step="{head - 1}"]')
     assert page.url.endswith(f"?step={head - 1}")
     assert page.evaluate("window.pageMarker") == "still the same document"  # swapped in place, not reloaded
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'#replay-position[data-step="{head - 2}"]')
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f'#replay-position[data-step="{head - 1}"]')
     page.click("#replay-first")
     page.wait_for_selector('#replay-position[data-step="0"]')
     assert page.locator("#event-log li[value]").count() == 0

@@ -82,6 +82,7 @@ def test_swiss_standings_and_pairings_are_the_apis(client, world):
             value = expected["tiebreaks"][name]
             assert cell == "" if value is None else float(cell) == pytest.approx(value, abs=0.005)
         assert "round 1 vs" in row[-1]  # the explanation, in words
+    assert html.count("was paired</summary>") == 3  # each Swiss round's pairing explained
     tables = client.get(f"/api/tournaments/{SWISS_SLUG}/tables/").json()
     for table in tables:
         for match_id in table["matches"]:

@@ -105,6 +105,17 @@
     }).catch(function () { form.submit(); });
   });
 
+  // <a data-live-key="ArrowLeft">: that key follows the link (a replay's Back), unless typing.
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var typing = event.target.closest && event.target.closest("input, textarea, select, [contenteditable]");
+    if (typing) return;
+    var link = document.querySelector('a[data-live-key="' + event.key + '"]');
+    if (!link) return;
+    event.preventDefault();
+    link.click();
+  });
+
   function start(root) {
     root.querySelectorAll("[data-live-src]").forEach(poll);
   }
