@@ -495,7 +495,7 @@ class LadderEntryRowSerializer(serializers.ModelSerializer):
         fields = ["id", "ladder", "game", "competitor", "mu", "sigma", "ordinal", "games", "provisional", "joined_at", "left_at"]
 
     def get_provisional(self, entry: LadderEntry) -> bool:
-        return skill.is_provisional(skill.Skill(entry.mu, entry.sigma), entry.games)
+        return selectors.entry_is_provisional(entry=entry, ladder=entry.ladder)
 
 
 class LadderEntryViewSet(viewsets.ReadOnlyModelViewSet):

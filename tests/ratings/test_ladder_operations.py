@@ -93,6 +93,25 @@ def test_a_late_bot_only_match_is_never_forfeited(db):
     assert match.status == Match.Status.RUNNING and not match.events.filter(kind="forfeit").exists()
 
 
+def test_a_late_mixed_match_waiting_for_its_bot_forfeits_nobody(db, django_user_model):
+    from matches.selectors import match_game, match_snapshot
+
+    ladder, person = person_and_bot_ladder(django_user_model, slug="waits")
+    for seed in range(40):  # a draw that seats the bot first, so the match waits for it
+        match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller").matches[0]
+        bot_seat = match.seats.get(user__isnull=True).index
+        if match_game(match).decision(match_snapshot(match).state).seats == {bot_seat}:
+            break
+        match_forfeit(match_id=match.pk, seat=1 - bot_seat, reason="resigned", user=person)
+    else:
+        pytest.fail("no draw seated the bot first")
+    much_later = timezone.now() + timedelta(seconds=ladder.match_deadline_seconds + 60)
+    assert services.ladder_deadlines_enforce(now=much_later) == []  # the bot's worker is late, not the person
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING and not match.events.filter(kind="forfeit").exists()
+    assert LadderEntry.objects.get(user=person).no_shows == 0
+
+
 def person_and_bot_ladder(django_user_model, slug="mixed", **kwargs):
     ladder = services.ladder_create(game_key="rat-snake", name=slug, slug=slug, options={"passes": 1}, **kwargs)
     person = django_user_model.objects.create_user(f"{slug}-person")
