@@ -295,7 +295,11 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
     if deck_share_id and not game.spec.needs_deck:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     entry = ladder.entries.filter(user=user).first() if user is not None else None
-    if entry is not None and entry.is_active and entry.paused_reason != LadderEntry.Pause.NO_SHOWS:
+    comes_back = entry is not None and (
+        entry.paused_reason == LadderEntry.Pause.NO_SHOWS
+        or (entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and deck_share_id)
+    )
+    if entry is not None and entry.is_active and not comes_back:
         raise Conflict("already on this ladder", code="entry/already_joined")
     deck_version = None
     if deck_share_id:
