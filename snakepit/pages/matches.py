@@ -66,7 +66,7 @@ def replay_step(match: Match, *, step: int) -> ReplayStep:
     events = [
         {
             **event,
-            "who": labels.get(event["seat"], "chance") if event["kind"] != "chance" else "chance",
+            "who": "" if event["kind"] == "chance" else labels.get(event["seat"], ""),
             "payload_text": "" if event["redacted"] else _payload_text(event["payload"]),
         }
         for event in shown[-EVENT_LOG_ROWS:]

@@ -172,20 +172,20 @@ class Command(BaseCommand):
                 if charts:
                     shoot("ladder-rating-chart", charts[0])
             shoot("matches", "/matches/")
-            finished = (
-                page.locator("#matches tbody tr", has_text="finished").locator("td:first-child a").all()[:1]
-            )
-            if finished:
-                href = finished[0].get_attribute("href")
-                shoot("match-replay-start", href + "?step=1")
+            rows = page.locator("#matches tbody tr")
+            finished = rows.filter(has_text="finished").locator("td:first-child a").all()[:1]
+            running = rows.filter(has=page.locator(".badge.live")).locator("td:first-child a").all()[:1]
+            finished_href = finished[0].get_attribute("href") if finished else None
+            running_href = running[0].get_attribute("href") if running else None
+            if finished_href:
+                shoot("match-replay-start", finished_href + "?step=1")
                 shoot(
                     "match-replay-end",
-                    href,
+                    finished_href,
                     lambda: (page.click("#verify-button"), page.wait_for_selector("#verify-verdict")),
                 )
-            running = page.locator("#matches tbody tr", has_text="live").locator("td:first-child a").all()[:1]
-            if running:
-                shoot("match-live", running[0].get_attribute("href"))
+            if running_href:
+                shoot("match-live", running_href)
             shoot("deck-checker", "/decks/")
             prebuilt = first_links("#prebuilt a", 1)
             if prebuilt:
