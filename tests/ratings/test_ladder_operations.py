@@ -303,3 +303,23 @@ def test_a_five_seat_the_greatest_snake_ladder_makes_pods_by_rating_and_rates_th
     assert len(pods) == 2 and all(len(pod) == 5 for pod in pods)
     assert last_round.explanation["pods"] and selectors.ratings_rebuild(ladder=ladder).ok
     assert all(entry.games == 3 for entry in ladder.entries.all())
+
+
+def test_the_migration_gives_existing_entries_their_season_and_last_game(
+    eager_celery, django_capture_on_commit_callbacks
+):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    ladder = bot_ladder(slug="old")
+    play_rounds(ladder, 2, django_capture_on_commit_callbacks)
+    last_finish = Match.objects.filter(ladder_match__round__ladder=ladder).latest("finished_at").finished_at
+    ladder.season = 3
+    ladder.save(update_fields=["season"])
+    LadderEntry.objects.update(season=1, last_played_at=None)
+    services.ladder_join(ladder=ladder, bot="random")  # never played
+    import_module("ratings.migrations.0004_ladder_operations").entries_backfill(apps, None)
+    for entry in LadderEntry.objects.filter(ladder=ladder):
+        assert entry.season == 3
+        assert entry.last_played_at == (last_finish if entry.games else None)
