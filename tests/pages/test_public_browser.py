@@ -14,9 +14,11 @@ import shutil
 import pytest
 
 from decks.selectors import prebuilt_list
+from decks.services import deck_create
 from matches.selectors import match_game, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
 from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, DOUBLE_SLUG, demo_accounts_ensure, demo_data_ensure
+from tests.pages.spectator import live_match_with_secrets
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_FLAGS = [
@@ -199,3 +201,41 @@ def test_the_replay_and_the_checker_work_without_javascript(page_without_js, liv
     page.click("#check-button")
     page.wait_for_selector("#deck-result")
     assert "not legal" in page.inner_text("#deck-result")
+
+
+def test_a_spectator_clicking_through_a_live_match_sees_no_secret(page, live_server, transactional_db):
+    organiser, _, _ = demo_accounts_ensure()
+    deck_create(owner=organiser, text=prebuilt_list()[0]["text"])
+    page.goto(f"{live_server.url}/")
+    baseline = page.content()
+    page.goto(f"{live_server.url}/matches/")
+    baseline += page.content()
+    live = live_match_with_secrets(organiser, baseline=baseline)
+    seen = []
+
+    def look() -> None:
+        html = page.content()
+        seen.append(page.url)
+        leaked = {token for token in live.hidden if token in html}
+        assert not leaked, f"{page.url} shows {leaked}"
+        assert live.seed_hex not in html, page.url
+
+    page.goto(f"{live_server.url}/")
+    look()
+    page.click(f'#matches a[href="/matches/{live.match.pk}/"]')
+    page.wait_for_selector("#replay-position")
+    look()
+    _, head = position(page)
+    page.wait_for_timeout(2500)  # a live poll or two swap the fragment in
+    look()
+    for expected in range(head - 1, -1, -1):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_selector(f'#replay-position[data-step="{expected}"]')
+        look()
+    page.click("#replay-last")
+    page.wait_for_selector(f'#replay-position[data-step="{head}"]')
+    page.click("#verify-button")
+    page.wait_for_selector("#verify-verdict")
+    assert "Not yet" in page.inner_text("#verify-verdict")
+    look()
+    assert len(seen) == head + 4  # the home page, the match, after a poll, each step back, verify

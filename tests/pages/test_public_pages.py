@@ -5,19 +5,18 @@ what only a seat may know."""
 
 from __future__ import annotations
 
-import json
 import re
 from html import unescape
 
 import pytest
 
-from decks.models import Deck, DeckVersion
-from decks.selectors import deck_check, deck_version_brought, prebuilt_list
+from decks.models import Deck
+from decks.selectors import deck_check, prebuilt_list
 from matches.models import Match
-from matches.selectors import match_event_listing, match_game, match_snapshot
-from matches.services import SeatSpec, match_create, match_submit_action
+from matches.services import SeatSpec, match_create
 from ratings.models import Ladder
 from snakepit.demo import DOUBLE_SLUG, LADDER_SLUG, SWISS_SLUG, demo_data_ensure
+from tests.pages.spectator import live_match_with_secrets
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -195,49 +194,10 @@ def test_the_replay_steps_through_the_log_and_verify_shows_the_seed_check(client
     assert api["seed"] in verified.content.decode() and api["verified"] is True
 
 
-def _hidden_tokens(match: Match) -> set[str]:
-    """Card ids a seat holds or brought that neither the spectator view nor the log a spectator may
-    read shows: what no public page may print while the match runs."""
-    game = match_game(match)
-    state = match_snapshot(match).state
-    public = json.dumps(game.view(state, None)) + json.dumps(
-        [event["payload"] for event in match_event_listing(match, viewer_seat=None)]
-    )
-    private = []
-    for seat in range(match.seats.count()):
-        view = game.view(state, seat)
-        for seat_view in view["seats"]:
-            private += [card for card in seat_view.get("hand", []) if isinstance(card, str)]
-    for event in match_event_listing(match, viewer_seat=0):
-        if event["kind"] == "action" and event["payload"] and event["payload"].get("type") == "bring_deck":
-            private += event["payload"].get("cards", [])
-    return {token for token in private if token not in public}
-
-
 def test_no_public_page_of_a_live_match_shows_a_spectator_hidden_information(client, world):
-    # Words every page shows whatever this match holds (a card named like a game, say) prove nothing.
     baseline = client.get("/").content.decode() + client.get("/matches/").content.decode()
-    version = DeckVersion.objects.filter(legal=True, deck__owner=world).first()
-    match = match_create(
-        game_key="ragnguns",
-        seats=[SeatSpec(user=world, deck=deck_version_brought(version)), SeatSpec(bot="heuristic")],
-        created_by=world,
-    )
-    game = match_game(match)
-    for _ in range(30):  # the person plays a few turns (the bot answers at once) until hands are dealt
-        snapshot = match_snapshot(match)
-        decision = game.decision(snapshot.state)
-        if decision.kind == "over" or 0 not in decision.seats:
-            break
-        action = game.legal_actions(snapshot.state, 0)[0]
-        match_submit_action(match_id=match.pk, user=world, action=dict(action), expected_seq=snapshot.seq)
-        if len(_hidden_tokens(match)) >= 5:
-            break
-    match.refresh_from_db()
-    assert match.status == "running"
-    hidden = {token for token in _hidden_tokens(match) if token not in baseline}
-    assert len(hidden) >= 3, "the test needs secrets to look for"
-    seed = bytes(match.seed).hex()
+    live = live_match_with_secrets(world, baseline=baseline)
+    match = live.match
     head = match.events.count()
     urls = [
         "/",
@@ -247,11 +207,12 @@ def test_no_public_page_of_a_live_match_shows_a_spectator_hidden_information(cli
         f"/matches/{match.pk}/verify/",
     ]
     urls += [f"/matches/{match.pk}/?step={step}" for step in range(head + 1)]
+    urls += [f"/matches/{match.pk}/?step={step}&fragment=1" for step in range(head + 1)]
     for url in urls:
         response = client.get(url)
         assert response.status_code in (200, 409), url
         html = response.content.decode()
-        leaked = {token for token in hidden if token in html}
+        leaked = {token for token in live.hidden if token in html}
         assert not leaked, f"{url} shows {leaked}"
-        assert seed not in html, url
+        assert live.seed_hex not in html, url
     assert client.get(f"/matches/{match.pk}/verify/").status_code == 409
