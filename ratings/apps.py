@@ -13,6 +13,9 @@ class RatingsConfig(AppConfig):
         from matches.signals import match_finished
 
         match_finished.connect(_rate_when_finished, dispatch_uid="ratings-rate-finished-match")
+        from decks.signals import deck_legality_changed
+
+        deck_legality_changed.connect(_pause_illegal_decks, dispatch_uid="ratings-pause-illegal-decks")
 
 
 def _rate_when_finished(sender, match_id: int, **kwargs) -> None:
@@ -32,3 +35,10 @@ def _rate_when_finished(sender, match_id: int, **kwargs) -> None:
         ladder_ratings_apply.delay(ladder_id)
     except Exception:
         logger.warning("could not queue the rating run of ladder %s (match %s); the sweep will", ladder_id, match_id, exc_info=True)
+
+
+def _pause_illegal_decks(sender, format_key: str, illegal: list[dict], **kwargs) -> None:
+    """A ban list made these deck versions illegal: their ladder entries leave matchmaking."""
+    from ratings.services import entries_pause_for_illegal_decks
+
+    entries_pause_for_illegal_decks(format_key=format_key, deck_version_ids=[row["deck_version_id"] for row in illegal])

@@ -240,6 +240,21 @@ def entry_pause(*, entry_id: int, reason: str) -> LadderEntry:
     return entry
 
 
+def entries_pause_for_illegal_decks(*, format_key: str, deck_version_ids: list[int]) -> list[int]:
+    """Pause the entries playing one of these deck versions on a ladder of this format (a ban list
+    made them illegal: decks' `deck_legality_changed`); returns the entries paused. Their matches
+    already begun keep the deck; the owner comes back by joining again with a legal deck."""
+    paused = []
+    entries = LadderEntry.objects.filter(
+        deck_version_id__in=deck_version_ids, left_at__isnull=True
+    ).exclude(paused_reason=LadderEntry.Pause.DECK_ILLEGAL).select_related("ladder")
+    for entry in entries:
+        if entry.ladder.options.get("format") == format_key:
+            entry_pause(entry_id=entry.pk, reason=LadderEntry.Pause.DECK_ILLEGAL)
+            paused.append(entry.pk)
+    return paused
+
+
 @transaction.atomic
 def entry_resume(*, entry_id: int, by=None) -> LadderEntry:
     """Back into matchmaking. `by`, when given, is the entry's owner (or the ladder's organiser, or

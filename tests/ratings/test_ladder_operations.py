@@ -323,3 +323,35 @@ def test_the_migration_gives_existing_entries_their_season_and_last_game(
     for entry in LadderEntry.objects.filter(ladder=ladder):
         assert entry.season == 3
         assert entry.last_played_at == (last_finish if entry.games else None)
+
+
+def test_an_entry_whose_deck_a_ban_list_made_illegal_is_paused_until_it_brings_a_legal_one(db, django_user_model):
+    from decks import services as deck_services
+    from decks.signals import deck_legality_changed
+    from engines.ragnguns import load_prebuilt
+
+    stampede = next(deck for deck in load_prebuilt() if deck.id == "stampede-at-dawn")
+    player = django_user_model.objects.create_user("gunslinger")
+    ladder = services.ladder_create(game_key="ragnguns", name="Guns", slug="guns")
+    first = deck_services.deck_create(
+        owner=player, name="Stampede", format_key=ladder.options["format"], gunslinger=stampede.gunslinger,
+        cards=list(stampede.cards),
+    )
+    entry = services.ladder_join(ladder=ladder, user=player, deck_share_id=first.deck.share_id)
+    services.ladder_join(ladder=ladder, bot="heuristic")
+    deck_legality_changed.send(
+        sender=None, format_key="another-format", ban_list_version="x",
+        illegal=[{"deck_version_id": entry.deck_version_id}],
+    )
+    entry.refresh_from_db()
+    assert not entry.is_paused  # another format's list
+    deck_legality_changed.send(
+        sender=None, format_key=ladder.options["format"], ban_list_version="x",
+        illegal=[{"deck_version_id": entry.deck_version_id}],
+    )
+    entry.refresh_from_db()
+    assert entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL
+    assert services.ladder_round_create(ladder_id=ladder.pk).round is None
+    refused("entry/deck_required", services.ladder_join, ladder=ladder, user=player)  # it brings a deck to return
+    back = services.ladder_join(ladder=ladder, user=player, deck_share_id=first.deck.share_id)
+    assert back.pk == entry.pk and not back.is_paused
