@@ -252,6 +252,8 @@ def ban_list_publish(
         notes=str(notes)[:2000],
         published_by=by,
     )
+    # Now for this transaction's own reads, and again at commit for every process's.
+    ban_list_cache_clear(fmt.key)
     transaction.on_commit(lambda: ban_list_cache_clear(fmt.key))
     if effective_at <= timezone.now():
         from decks.tasks import ban_lists_apply

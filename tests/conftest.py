@@ -56,6 +56,17 @@ def pytest_sessionstart(session):
 
 
 @pytest.fixture(autouse=True)
+def ban_lists_forgotten():
+    """The ban lists in effect are cached (in Redis under CI) beyond a test's rolled-back transaction."""
+    yield
+    from decks.selectors import ban_list_cache_clear
+    from engines.ragnguns import load_formats
+
+    for key in load_formats():
+        ban_list_cache_clear(key)
+
+
+@pytest.fixture(autouse=True)
 def generous_rates(settings):
     """Tests send requests faster than any person would; tests/api/test_limits.py sets real rates."""
     settings.SNAKEPIT_RATES = {scope: "1000000/min" for scope in settings.SNAKEPIT_RATES}
