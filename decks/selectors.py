@@ -481,9 +481,9 @@ def deck_version_for_entry(
 
     `version` None means the current one. Refuses with `deck/not_found` or `deck/version_not_found`
     (404), `deck/not_yours` (403), or `deck/illegal` (422, carrying `violations`). Legality is judged
-    again when the catalogue changed since the version was saved, or when the event plays another
-    `format_key` than the version was checked in. It does not freeze: the caller registers, then
-    calls `deck_version_freeze` in the same transaction.
+    again when the catalogue or the format's ban list changed since the version was saved, or when
+    the event plays another `format_key` than the version was checked in. It does not freeze: the
+    caller registers, then calls `deck_version_freeze` in the same transaction.
     """
     deck = deck_get_by_share_id(share_id=share_id)
     deck_require_owner(deck, user)
@@ -491,7 +491,11 @@ def deck_version_for_entry(
     catalogue = catalogue_get()
     fmt = format_get(key=format_key or chosen.format)
     legal, violations = chosen.legal, chosen.violations
-    if chosen.catalogue_version != catalogue.version or fmt.key != chosen.format:
+    if (
+        chosen.catalogue_version != catalogue.version
+        or fmt.key != chosen.format
+        or fmt.ban_list_version != chosen.ban_list_version
+    ):
         again = deck_version_recheck(chosen, fmt)
         legal, violations = again.legal, again.violations
     if not legal:

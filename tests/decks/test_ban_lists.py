@@ -155,3 +155,15 @@ def test_publishing_through_the_api_is_for_staff_and_checked(users, staff, clien
     listed = client_for().get(url).json()
     assert [entry["version"] for entry in listed] == ["2026.1", "2027.1"]
     assert client_for().get("/api/ragnguns/formats/nope/ban-lists/").status_code == 404
+
+
+def test_an_entry_is_judged_under_the_list_in_effect_not_the_one_the_deck_was_saved_under(users, staff):
+    from core.errors import ApplicationError
+
+    version = save(users["alice"])
+    assert version.legal and version.ban_list_version == "2026.1"
+    publish(staff, effective_at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(ApplicationError) as refused:
+        deck_selectors.deck_version_for_entry(share_id=version.deck.share_id, user=users["alice"])
+    assert refused.value.code == "deck/illegal"
+    assert [violation["code"] for violation in refused.value.extra["violations"]] == ["deck/banned"]
