@@ -74,16 +74,12 @@ def _strongest(values: tuple[int | None, ...], run_beats_set: bool) -> Combo:
     return max(candidates, key=lambda combo: combo.key(run_beats_set=run_beats_set))
 
 
-# `strongest` for a tuple of numbers, called positionally: the cache itself, for the hot path of rules.py.
-strongest_of = _strongest
-
-
 @lru_cache(maxsize=8192)
-def strength_of(values: tuple[int | None, ...], run_beats_set: bool) -> tuple[int, int, int]:
-    """What "Winning combos" compares of the strongest combo among the numbers: a tuple of ints, so a
-    verdict is one comparison of two cached values (the numbers of one side recur far more often than
-    the pairs of both sides do)."""
-    return _strongest(values, run_beats_set).key(run_beats_set=run_beats_set)
+def judged(values: tuple[int | None, ...], run_beats_set: bool) -> tuple[Combo, tuple[int, int, int]]:
+    """The strongest combo among the numbers and what "Winning combos" compares of it (`Combo.key`),
+    in one cached look-up: a verdict is then one comparison of two tuples of ints."""
+    combo = _strongest(values, run_beats_set)
+    return combo, combo.key(run_beats_set=run_beats_set)
 
 
 def attacker_wins(attack: Combo, defense: Combo, *, run_beats_set: bool = False) -> bool:

@@ -26,7 +26,7 @@ from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlesnake.bots import HeuristicBot
 from engines.rattlesnake.catalogue import ABILITY, CATALOGUE, COMBAT_ABILITIES, HIGH, HIT, LOW, RANK, VALUE
-from engines.rattlesnake.combos import strength_of, strongest, strongest_of
+from engines.rattlesnake.combos import judged, strongest
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
     CHANCE_PHASES,
@@ -242,7 +242,7 @@ class Rattlesnake(Game[RattlesnakeState]):
             # "After performing all chosen actions, pass the pistol to the other player".
             _end_turn(state)
         elif state.phase == REVEAL:  # pass
-            state.window = state.window - {seat}
+            state.window = _PASSED[state.window, seat]
             if not state.window:
                 _declare(state)
         else:  # pass on a pending ability: it resolves
@@ -590,6 +590,10 @@ _WINDOWS = {
 }
 
 
+# A window once a seat in it (or not in it) has passed.
+_PASSED = {(window, seat): window - {seat} for window in _WINDOWS.values() for seat in (0, 1)}
+
+
 def _reveal(state: RattlesnakeState) -> None:
     """Step 3: "Reveal the cards played by both players" and resolve abilities before declaring."""
     state.phase = REVEAL
@@ -607,9 +611,12 @@ def _declare(state: RattlesnakeState) -> None:
     """Steps 4 and 5: declare the winning combo, take the Hit, discard every played card."""
     rules = state.rules
     attack_values, defense_values, rbs = state.attack_values, state.defense_values, rules.run_beats_set
+    (attack, attack_strength), (defense, defense_strength) = (
+        judged(attack_values, rbs),
+        judged(defense_values, rbs),
+    )
     # D: "If all previous criteria are tied, the defender wins": the attacker must be strictly ahead.
-    won = strength_of(attack_values, rbs) > strength_of(defense_values, rbs)
-    attack, defense = strongest_of(attack_values, rbs), strongest_of(defense_values, rbs)
+    won = attack_strength > defense_strength
     attacker, defender = state.active, 1 - state.active
     taken = min(rules.hits_per_win, state.hits[defender]) if won else 0
     # "If the attacker wins, the defender takes 1 Hit from in front of them and places it in their
