@@ -77,11 +77,11 @@ class Command(BaseCommand):
                 **os.environ,
                 "SNAKEPIT_VAR_DIR": folder,
                 "DATABASE_URL": f"sqlite:///{Path(folder) / 'demo.sqlite3'}",
-                "REDIS_URL": "",
-                "CELERY_BROKER_URL": "",
+                "REDIS_URL": "",  # no Redis: the local-memory cache and a broker folder in `folder`
                 "CI": "",
                 "SNAKEPIT_SHOW_DEMO_LOGIN": "1",
             }
+            env.pop("CELERY_BROKER_URL", None)
             manage = Path(settings.BASE_DIR) / "manage.py"
             runner = (
                 [str(manage)] if manage.exists() else ["-m", "django"]
