@@ -142,6 +142,8 @@ class TestAPersonPlaysWithContributedEntropy:
             response = alice.post(f"{url}/entropy/", body, format="json")
             assert response.status_code == expected, (body, response.json())
             assert set(response.json()) >= {"code", "detail"}
+        bogus = {"game": "rat-snake", "seats": [{"user": "alice"}], "entropy": "mine"}
+        assert alice.post("/api/matches/", bogus, format="json").status_code == 400
         bob = client_for(users["bob"])
         assert (
             bob.post(f"{url}/entropy/", {"commitment": "a" * 64}, format="json").json()["code"]

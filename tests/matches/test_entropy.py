@@ -169,6 +169,15 @@ class TestLapse:
         assert verification.parts == (alice, lapse_part(1, commitments))
         assert verification.lapsed == ((1, "reveal"),)
 
+    def test_when_nobody_commits_every_part_defaults_and_the_match_goes_on(self, users):
+        match = people_match(users, "alice", "bob")
+        rows = store.match_entropy_lapse(match_id=match.pk, now=timezone.now() + timedelta(seconds=301))
+        assert [row.payload["step"] for row in rows[:2]] == ["lapse", "lapse"]
+        assert any(row.kind == "chance" for row in rows)
+        finish_by_forfeit(match, users, "alice")
+        verification = selectors.match_verify(match)
+        assert verification.verified and verification.lapsed == ((0, "commit"), (1, "commit"))
+
     def test_a_seat_that_never_commits_lapses_at_the_commit_deadline(self, users):
         match = people_match(users, "alice", "bob")
         services.match_entropy_submit(

@@ -200,3 +200,24 @@ def test_apply_corrects_the_tournament_table_and_lists_the_standings_that_moved(
     assert tournament_selectors.tournament_projection_stored(
         tournament
     ) == tournament_selectors.tournament_projection(tournament)
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_what_it_cannot_do_and_a_report_made_before_another_fix(
+    tmp_path, capsys, monkeypatch
+):
+    with pytest.raises(CommandError, match="no game"):
+        call_command("reverify", "--game", "no-such-game")
+    with pytest.raises(CommandError, match="--game"):
+        call_command("reverify")
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("reverify", "--apply", str(tmp_path / "missing.json"))
+    report_path = tmp_path / "report.json"
+    call_command("reverify", "--game", "rat-snake", "--output", str(report_path))
+    assert "0 same, 0 changed, 0 no longer replay" in capsys.readouterr().out
+    monkeypatch.setitem(_loaded, "rat-snake", LowestScoreRatSnake())
+    with pytest.raises(CommandError, match="engine changed"):
+        call_command("reverify", "--apply", str(report_path))
+    report_path.write_text(json.dumps({"format": "something else"}))
+    with pytest.raises(CommandError, match="not a reverify report"):
+        call_command("reverify", "--apply", str(report_path))
