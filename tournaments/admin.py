@@ -17,6 +17,7 @@ from tournaments.models import (
     TournamentSnapshot,
     TournamentStanding,
     TournamentTable,
+    TournamentWebhookDelivery,
 )
 
 
@@ -34,8 +35,8 @@ class TournamentAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     readonly_fields = (
         "slug", "name", "game", "format", "status", "options", "config", "seats_per_match", "result_mode",
-        "seeding", "registration_cap", "check_in_required", "check_in_opens_at", "organiser", "created_at",
-        "started_at", "finished_at",
+        "seeding", "seed_commitment", "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at",
+        "organiser", "created_at", "started_at", "finished_at",
     )
     inlines = [TournamentEntryInline]
 
@@ -105,6 +106,17 @@ class TournamentSnapshotAdmin(ReadOnlyAdmin):
     def size(self, snapshot: TournamentSnapshot) -> str:
         state = snapshot.state
         return f"{len(state.get('players', []))} players, {len(state.get('tables', []))} tables (JSON not shown)"
+
+
+@admin.register(TournamentWebhookDelivery)
+class TournamentWebhookDeliveryAdmin(ReadOnlyAdmin):
+    """What was sent to organisers' webhooks and how it went (the webhooks' secrets are not shown)."""
+
+    list_display = ("webhook", "event", "status", "attempts", "response_status", "last_error", "created_at")
+    list_filter = ("status", "event")
+    search_fields = ("webhook__tournament__slug", "webhook__url")
+    list_select_related = ("webhook",)
+    fields = ("webhook", "event", "payload", "status", "attempts", "response_status", "last_error", "created_at", "delivered_at")
 
 
 match_list_filter_add(("tournament_match__tournament", admin.RelatedOnlyFieldListFilter))

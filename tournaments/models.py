@@ -206,6 +206,9 @@ class TournamentWebhook(models.Model):
     class Meta:
         ordering = ["tournament", "pk"]
 
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.url}"
+
     def wants(self, event: str) -> bool:
         return not self.events or event in self.events
 

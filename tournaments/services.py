@@ -77,7 +77,12 @@ OUT_OF_ORDER = frozenset(
         "tournament/already_started",
         "player/already_registered",
         "result/disputed",
+        "result/nothing_to_confirm",
+        "result/nothing_to_dispute",
+        "player/already_dropped",
         "round/already_started",
+        "round/not_latest",
+        "round/nothing_to_repair",
     }
 )
 
@@ -518,6 +523,13 @@ def tournament_start(*, slug: str, user, ends_at: datetime | None = None) -> Tou
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.REGISTRATION)
+    registered = set(tournament.entries.values_list("player", flat=True))
+    unknown = sorted({p for pair in tournament.config.get("forbidden_pairs", []) for p in pair} - registered)
+    if unknown:
+        raise Rejected(
+            f"config.forbidden_pairs names players not registered here: {', '.join(unknown[:10])} (the forbidden-pairs route takes usernames)",
+            code="player/not_found",
+        )
     entries = list(tournament.entries.exclude(status=TournamentEntry.Status.DROPPED))
     if tournament.check_in_required:
         entries = [entry for entry in entries if entry.status == TournamentEntry.Status.CHECKED_IN]

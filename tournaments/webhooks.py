@@ -11,7 +11,8 @@ the webhook's own secret (shown once, when it is registered), over `"{timestamp}
 
 A receiver recomputes the digest and refuses a timestamp too far from its clock (replays).
 Secure by default: a URL whose host resolves to a private, loopback or link-local address is
-refused at delivery unless the setting SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE is true (tests, a LAN).
+refused at delivery unless the setting SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE is true (tests, a LAN), and
+redirects are not followed.
 """
 
 from __future__ import annotations
@@ -86,6 +87,16 @@ def _host_allowed(url: str) -> bool:
     return all(ipaddress.ip_address(address.split("%")[0]).is_global for address in addresses)
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is a failed delivery (HTTP 3xx), never followed: it could lead to a private address."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 def webhook_deliver_once(*, delivery_id: int) -> bool:
     """One attempt: True once delivered (now or before), False after a failure, recorded on the row."""
     delivery = TournamentWebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
@@ -111,7 +122,7 @@ def webhook_deliver_once(*, delivery_id: int) -> bool:
             },
         )
         try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # the scheme was checked at registration
+            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:  # the scheme was checked at registration
                 status = response.status
         except urllib.error.HTTPError as failure:
             status, error = failure.code, f"HTTP {failure.code}"

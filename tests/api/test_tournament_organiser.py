@@ -272,3 +272,11 @@ def test_table_keys_sort_as_numbers_and_tiebreaks_are_named_as_fide_names_them(o
     assert csv_keys == keys
     tiebreaks = organiser.get(f"/api/tournaments/{slug}/").json()["tiebreaks"]
     assert {"code": "BH-C1", "name": "Buchholz Cut-1", "source": "FIDE C.07 Art. 8.1, 14"} in tiebreaks
+
+
+def test_forbidden_pairs_in_the_config_naming_unknown_players_are_refused_at_the_start(organiser, django_user_model, client_for):
+    slug = opened(organiser, config={"forbidden_pairs": [["u1", "u999"]]})
+    register(slug, django_user_model, client_for, ["v1", "v2"])
+    refused = post(organiser, f"/api/tournaments/{slug}/start/", status=422)
+    assert refused["code"] == "player/not_found" and "u999" in refused["detail"]
+    assert organiser.get(f"/api/tournaments/{slug}/").json()["status"] == "registration"

@@ -74,6 +74,9 @@ def test_a_report_is_pending_until_another_participant_or_the_organiser_confirms
     slug, clients = swiss_at_tables(organiser, django_user_model, client_for)
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
     (k1, (a, b)), (k2, (c, d)) = ((t["match_key"], t["players"]) for t in tables)
+    # Out of order, not wrong: nothing to confirm or dispute yet is a 409.
+    assert post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=409)["code"] == "result/nothing_to_confirm"
+    assert post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/dispute/", {"reason": "?"}, status=409)["code"] == "result/nothing_to_dispute"
     post(clients[a], f"/api/tournaments/{slug}/tables/{k1}/report/", {"ranks": [1, 2]})
     view = organiser.get(f"/api/tournaments/{slug}/tables/{k1}/").json()
     assert view["status"] == "reported" and view["reports"] == [{"by": a, "ranks": [1, 2], "games": None}]

@@ -177,3 +177,14 @@ def test_private_addresses_are_refused_by_default_and_bad_urls_at_registration(o
     assert webhook_deliver_once(delivery_id=delivery.pk) is False
     delivery.refresh_from_db()
     assert delivery.last_error == "the URL's host is not a public address" and delivery.response_status is None
+
+
+def test_a_redirect_is_a_failed_delivery_never_followed(organiser, private_webhooks):
+    slug = post(organiser, "/api/tournaments/", {"name": "Moved", "game": "rat-snake", "format": "swiss"})["slug"]
+    with Listener(statuses=[302]) as listener:
+        hook = post(organiser, f"/api/tournaments/{slug}/webhooks/", {"url": listener.url}, status=(201,))
+        delivery = TournamentWebhookDelivery.objects.create(webhook_id=hook["id"], event="round_paired", payload={})
+        assert webhook_deliver_once(delivery_id=delivery.pk) is False
+        assert len(listener.received) == 1
+    delivery.refresh_from_db()
+    assert delivery.status == "pending" and delivery.last_error == "HTTP 302" and delivery.response_status == 302
