@@ -7,17 +7,26 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from core.errors import ApplicationError, NotFound
 from engines.fairness import Verification
 from matches.models import Match
-from matches.selectors import match_event_listing, match_game, match_get, match_list, match_verify
+from matches.selectors import (
+    match_event_listing,
+    match_game,
+    match_get,
+    match_head_seq,
+    match_list,
+    match_verify,
+)
 from snakepit.pages.common import paginate, render_page
 from snakepit.pages.rendering import view_html
 
 EVENT_PAYLOAD_CHARS = 300  # an event's payload is shown as JSON cut to this length in the log
+REPLAY_CACHE_SECONDS = 300
 EVENT_LOG_ROWS = 200  # the log beside the replay lists the last this many events up to the step
 
 
@@ -45,10 +54,27 @@ class ReplayStep:
     events: list[dict[str, Any]]  # the last EVENT_LOG_ROWS of the log up to the step
 
 
-def replay_step(match: Match, *, step: int) -> ReplayStep:
-    """Rebuild the match to `step` (clamped to the log) from its set-up and log. While the match runs
-    only the spectator's view is computed and the log's secret payloads stay withheld."""
-    rows = list(match.events.order_by("seq"))
+def replay_step_cached(match: Match, *, step: int) -> ReplayStep:
+    """`replay_step`, kept for a while under the log's head: every spectator polling a live match
+    gets the same step from one replay, and a new event makes a new key."""
+    head = match_head_seq(match)
+    step = min(max(step, 0), head)
+    # The commitment is the match's own: a key never outlives a database reset into another match.
+    key = f"pages:replay:{match.pk}:{match.seed_commitment[:16]}:{match.status}:{head}:{step}"
+    found = cache.get(key)
+    if found is None:
+        found = replay_step(match, step=step, head=head)
+        cache.set(key, found, REPLAY_CACHE_SECONDS)
+    return found
+
+
+def replay_step(match: Match, *, step: int, head: int | None = None) -> ReplayStep:
+    """Rebuild the match to `step` (clamped to the log up to `head`, else all of it) from its set-up
+    and log. While the match runs only the spectator's view is computed and the log's secret payloads
+    stay withheld."""
+    rows = list(
+        match.events.order_by("seq") if head is None else match.events.filter(seq__lte=head).order_by("seq")
+    )
     head = rows[-1].seq if rows else 0
     step = min(max(step, 0), head)
     game = match_game(match)
@@ -112,7 +138,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match_or_404(match_id)
     requested = _requested_step(request)
     following = requested is None
-    replay = replay_step(match, step=10**9 if following else requested)
+    replay = replay_step_cached(match, step=10**9 if following else requested)
     seats = list(match.seats.select_related("user").order_by("index"))
     url = reverse("pages:match-detail", args=[match.pk])
     context = {
