@@ -32,7 +32,7 @@ from core.errors import ApplicationError
 from matches.models import Match, MatchEvent
 from matches.selectors import matches_stalled
 from matches.services import match_void
-from ratings.models import Ladder, RatedMatch
+from ratings.models import Ladder, LadderMatch, RatedMatch
 from ratings.services import ladder_pause, ladder_resume
 from snakepit.celery import app as celery_app
 from snakepit.pages.ops_records import (
@@ -45,6 +45,7 @@ from snakepit.pages.ops_records import (
 )
 
 RUNNING_SHOWN = 50
+OVERDUE_CHECKED = 1000  # running ladder matches read for their deadlines, oldest first
 RATE_WINDOWS = (1, 5, 15, 60)  # minutes
 SERIES_MINUTES = 15
 
@@ -167,13 +168,37 @@ def matches_in_progress(*, now) -> dict[str, Any]:
             }
         )
     by_game = dict(running.values_list("game").annotate(count=Count("pk")).values_list("game", "count"))
+    overdue = ladder_matches_overdue(now=now)
+    for row in shown:
+        row["overdue"] = overdue.get(row["match"].pk, "")
     return {
         "count": running.count(),
         "by_game": sorted(by_game.items()),
         "rows": shown,
         "stalled": sorted(stalled),
         "stalled_after": stalled_after,
+        "overdue": overdue,
     }
+
+
+def ladder_matches_overdue(*, now) -> dict[int, str]:
+    """Running ladder matches past their ladder's match or move deadline, with which one: the beat's
+    deadline sweep (`ratings.services.ladder_deadlines_enforce`) forfeits the late, so any listed here
+    for long means the sweep is not running."""
+    rows = (
+        LadderMatch.objects.filter(match__status=Match.Status.RUNNING)
+        .select_related("round__ladder", "match")
+        .annotate(last_event_at=Max("match__events__created_at"))
+        .order_by("match_id")[:OVERDUE_CHECKED]
+    )
+    overdue = {}
+    for row in rows:
+        ladder, started = row.round.ladder, row.match.created_at
+        if now - started > timedelta(seconds=ladder.match_deadline_seconds):
+            overdue[row.match_id] = f"past {ladder.name}'s match deadline ({ladder.match_deadline_seconds} s)"
+        elif now - (row.last_event_at or started) > timedelta(seconds=ladder.move_deadline_seconds):
+            overdue[row.match_id] = f"past {ladder.name}'s move deadline ({ladder.move_deadline_seconds} s)"
+    return overdue
 
 
 def ops_overview(*, now=None) -> dict[str, Any]:

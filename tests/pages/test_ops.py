@@ -19,7 +19,7 @@ from matches.services import SeatSpec, match_create, match_forfeit
 from ratings.models import Ladder
 from ratings.services import ladder_create
 from snakepit.pages import ops_records
-from snakepit.pages.ops import bot_forfeits_by_reason, per_minute, queue_depth
+from snakepit.pages.ops import bot_forfeits_by_reason, ladder_matches_overdue, per_minute, queue_depth
 
 pytestmark = pytest.mark.django_db
 
@@ -182,3 +182,30 @@ def test_staff_void_a_match_as_an_event_and_pause_a_ladder(client, users, staff)
     client.post(f"/ops/ladders/{ladder.pk}/pause/", {"resume": "1"})
     assert Ladder.objects.get(pk=ladder.pk).is_active is True
     assert client.post("/ops/ladders/999999/pause/", follow=True).status_code == 200
+
+
+def test_ladder_matches_past_their_deadline_are_flagged(client, users, staff):
+    import random
+
+    from ratings.services import ladder_join, ladder_round_create
+
+    ladder = ladder_create(game_key="rat-snake", name="Quick", created_by=users["carol"])
+    ladder_join(ladder=ladder, user=users["alice"])
+    ladder_join(ladder=ladder, user=users["bob"])
+    ladder_round_create(ladder_id=ladder.pk, rng=random.Random(1))
+    match = Match.objects.get(ladder_match__isnull=False)
+    last = MatchEvent.objects.filter(match=match).order_by("-seq").first()
+    since = last.created_at if last else match.created_at
+    move, whole = ladder.move_deadline_seconds, ladder.match_deadline_seconds
+    assert ladder_matches_overdue(now=since + timedelta(seconds=move - 1)) == {}
+    assert ladder_matches_overdue(now=since + timedelta(seconds=move + 1)) == {
+        match.pk: f"past Quick's move deadline ({move} s)"
+    }
+    assert ladder_matches_overdue(now=match.created_at + timedelta(seconds=whole + 1)) == {
+        match.pk: f"past Quick's match deadline ({whole} s)"
+    }
+    client.force_login(staff)
+    assert "past a ladder deadline" not in client.get("/ops/").content.decode()
+    Ladder.objects.filter(pk=ladder.pk).update(move_deadline_seconds=0)
+    html = client.get("/ops/").content.decode()
+    assert "1 past a ladder deadline" in html and "past Quick&#x27;s move deadline (0 s)" in html
