@@ -216,3 +216,15 @@ def test_no_public_page_of_a_live_match_shows_a_spectator_hidden_information(cli
         assert not leaked, f"{url} shows {leaked}"
         assert live.seed_hex not in html, url
     assert client.get(f"/matches/{match.pk}/verify/").status_code == 409
+
+
+def test_a_ladder_says_when_it_is_paused_or_archived(client):
+    from ratings.services import ladder_archive, ladder_create, ladder_pause
+
+    ladder = ladder_create(game_key="rat-snake", name="Quiet", slug="quiet", options={"passes": 1})
+    assert "A round every" in client.get("/ladders/quiet/").content.decode()
+    ladder_pause(ladder_id=ladder.pk)
+    assert '<span class="badge warn">paused</span>' in client.get("/ladders/quiet/").content.decode()
+    ladder_archive(ladder_id=ladder.pk)
+    assert '<span class="badge bad">archived</span>' in client.get("/ladders/quiet/").content.decode()
+    assert cells(client.get("/ladders/").content.decode(), "ladders")[0][-1] == "archived"
