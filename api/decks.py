@@ -9,6 +9,7 @@ import secrets
 
 import django_filters
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -33,6 +34,7 @@ from core.errors import NotFound
 from decks import selectors as deck_selectors
 from decks import services as deck_services
 from decks.models import Deck, DeckVersion
+from decks.tasks import ban_lists_apply
 
 # -- plain text in and out ------------------------------------------------------------------------------
 
@@ -516,6 +518,8 @@ class RagnGunsFormatViewSet(viewsets.ViewSet):
             body = BanListPublishSerializer(data=request.data)
             body.is_valid(raise_exception=True)
             row = deck_services.ban_list_publish(format_key=fmt.key, by=request.user, **body.validated_data)
+            if row.effective_at <= timezone.now():
+                ban_lists_apply.delay()  # decks entered in the format hear of it now, not at beat's next tick
             published = next(
                 entry for entry in deck_selectors.ban_list_history(format_key=fmt.key) if entry["version"] == row.version
             )

@@ -221,7 +221,8 @@ def ban_list_publish(
     by,
 ) -> BanList:
     """Publish a new dated ban list for a format (staff only). It rules from `effective_at`; once that
-    moment has passed, `ban_lists_take_effect` re-checks the saved decks entered in the format."""
+    moment has passed, `ban_lists_take_effect` re-checks the saved decks entered in the format (beat
+    runs it each minute; the API queues it at once for a list already in effect)."""
     if not getattr(by, "is_staff", False):
         raise Forbidden("only staff publish ban lists", code="ban_list/not_staff")
     fmt = format_get(key=format_key, status=404)
@@ -255,10 +256,6 @@ def ban_list_publish(
     # Now for this transaction's own reads, and again at commit for every process's.
     ban_list_cache_clear(fmt.key)
     transaction.on_commit(lambda: ban_list_cache_clear(fmt.key))
-    if effective_at <= timezone.now():
-        from decks.tasks import ban_lists_apply
-
-        transaction.on_commit(ban_lists_apply.delay)
     return row
 
 

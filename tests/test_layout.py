@@ -31,7 +31,7 @@ MAY_IMPORT = {
 # Where a newcomer looks for each domain, and what they find there.
 DOMAINS = {
     "matches": {"Match", "MatchSeat", "MatchEvent", "Challenge", "ChallengeSeat"},
-    "decks": {"Deck", "DeckVersion"},
+    "decks": {"Deck", "DeckVersion", "BanList"},
     "tournaments": {
         "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding", "TournamentMatch",
         "TournamentSnapshot", "TournamentWebhook", "TournamentWebhookDelivery",
