@@ -214,26 +214,31 @@ class Rattlebones(Game[RattlebonesState]):
         append, new = log.append, object.__new__
         for seq in range(len(log) + 1, max_events + 1):
             phase = state.phase
-            if phase == DICE:
-                outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"], fields["payload"], fields["seat"] = "chance", outcome, None
-                append(event)
-                state.legal_cache = None
-                _dice_rolled(state, outcome["dice"])
+            if phase not in PHASE_ACTIONS:
+                if phase == OVER:
+                    return log
+                if phase == DICE:
+                    outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
+                    event = new(Event)
+                    fields = event.__dict__
+                    fields["kind"] = "chance"
+                    fields["payload"] = outcome
+                    fields["seat"] = None
+                    append(event)
+                    state.legal_cache = None
+                    _dice_rolled(state, outcome["dice"])
+                else:
+                    outcome = draws(seq, self.chance_request(state))
+                    append(Event("chance", outcome, None))
+                    state.legal_cache = None
+                    self.apply_chance(state, outcome)
                 continue
-            if phase == OVER:
-                return log
-            if phase == GAMBLE or phase == SET_UP:
-                outcome = draws(seq, self.chance_request(state))
-                append(Event("chance", outcome, None))
-                state.legal_cache = None
-                self.apply_chance(state, outcome)
-                continue
-            actions = state.legal_cache
-            if actions is None:
-                actions = _legal(state)
+            if phase == ROLL:
+                actions = _ROLL_ACTIONS[min(state.gold[state.player], 2)]  # as `_legal` lists them
+            else:
+                actions = state.legal_cache
+                if actions is None:
+                    actions = _legal(state)
             count = len(actions)
             if not count:
                 raise ValueError("a bot was asked to act with no legal action")
@@ -244,7 +249,9 @@ class Rattlebones(Game[RattlebonesState]):
             action = actions[index]
             event = new(Event)
             fields = event.__dict__
-            fields["kind"], fields["payload"], fields["seat"] = "action", action, state.player
+            fields["kind"] = "action"
+            fields["payload"] = action
+            fields["seat"] = state.player
             append(event)
             state.legal_cache = None
             if phase == USE_DIE:
@@ -354,10 +361,10 @@ def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | 
     effect = sides[side]
     if effect in _ARROWS:
         effect = effective_side(sides, side)
-    if effect is None or effect in _NO_CHOICE:
-        return _PLAIN_USE[die]
     if effect in PIP_STEPS:
         return _moves(state, die, sides, _STEPS[effect])
+    if effect is None or effect in _NO_CHOICE:
+        return _PLAIN_USE[die]
     if effect == RATTLEBONES:
         if state.rattlebones - 1 <= max(state.scores):
             return _PLAIN_USE[die]  # the game ends before any pawn moves
@@ -419,10 +426,7 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
                 elif space in sides:
                     # never a replacement that leaves the die as it was: `every` without that side
                     if sides.count(space) == 1:
-                        index = sides.index(space)
-                        every = move.every
-                        actions += every[:index]
-                        actions += every[index + 1:]
+                        actions += move.without[sides.index(space)]
                     else:
                         actions.append(move.nothing)
                         actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
@@ -457,7 +461,9 @@ class _Move:
     and shared by every state that asks (never mutated: `legal_actions` hands out a new list of
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
-    __slots__ = ("_arrows", "_points", "_sales", "die", "every", "nothing", "replace", "side", "start", "steps")
+    __slots__ = (
+        "_arrows", "_points", "_sales", "die", "every", "nothing", "replace", "side", "start", "steps", "without"
+    )
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
@@ -468,6 +474,8 @@ class _Move:
             self.replace = tuple(self._landing(index, space) for index in range(1, 6))
             # "Do nothing" or any of the five sides: the offers on a die without that side
             self.every = (self.nothing, *self.replace)
+            # the offers on a die with that side on one index: all but the replacement of it by itself
+            self.without = tuple(self.every[:index] + self.every[index + 1:] for index in range(6))
         elif space == ARROW:
             self._arrows = tuple(
                 tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
@@ -600,9 +608,6 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
         pass  # arrows pointing round in a circle
     elif effect in _MOVERS:
         _move(state, slot, action)
-        if not state.used and not state.showing and not state.to_roll and state.phase == USE_DIE:
-            _next_player(state)  # the usual turn: its one die used, no x2 to settle (it needs two dice)
-            return
     elif effect == RATTLEBONES:
         # "moves the Rattlebones pawn one space backwards ... If Rattlebones lands on a space with one
         # or more players, the game ends immediately, otherwise the player then chooses one of his
@@ -644,12 +649,13 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     elif effect == "thief":
         _steal(state, seat, action["steal"])
     # x2: nothing now; it doubles at the end of the turn.
-    used = state.used = state.used + ((die, effect or "nothing", earned),)
-    if state.phase == USE_DIE:
-        if len(used) == 1 and not state.showing and not state.to_roll:
-            _next_player(state)  # the usual turn: its one die used, no x2 to settle (it needs two dice)
-        else:
-            _after_die(state)
+    if state.phase != USE_DIE:
+        state.used += ((die, effect or "nothing", earned),)
+    elif state.used or state.showing or state.to_roll:
+        state.used += ((die, effect or "nothing", earned),)
+        _after_die(state)
+    else:
+        _next_player(state)  # the usual turn: its one die used, no x2 to settle (it needs two dice)
 
 
 def _after_die(state: RattlebonesState) -> None:
