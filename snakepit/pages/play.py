@@ -13,6 +13,8 @@ readable rendering of any view (snakepit.pages.rendering), and so a playable pag
 
 from __future__ import annotations
 
+import re
+import secrets
 from typing import Any
 
 from django import forms
@@ -31,6 +33,7 @@ from api.matches import match_create_with_decks
 from api.throttles import ActionThrottle, CreateThrottle, ScopeThrottle
 from core.errors import ApplicationError, Forbidden
 from decks.selectors import deck_list_for_owner
+from engines.entropy import part_commitment
 from engines.registry import all_games, get_game
 from matches import selectors, services
 from matches.models import Match
@@ -99,6 +102,8 @@ def play_context(
     to_act = seat is not None and match.status == Match.Status.RUNNING and seat in decision.seats
     legal = game.legal_actions(snapshot.state, seat) if to_act else []
     board = board_template_name(match.game)
+    entropy = selectors.match_entropy_status(match) if match.status == Match.Status.RUNNING else None
+    entropy_step = entropy["phase"] if entropy and seat is not None and seat in entropy["awaited"] else ""
     events = selectors.match_event_listing(
         match, viewer_seat=seat, after=max(snapshot.seq - RECENT_EVENTS, 0)
     )
@@ -116,6 +121,8 @@ def play_context(
         "view_tree": view_html(view) if board == "play/generic.html" else "",
         "board_template": board,
         "to_act": to_act,
+        "entropy": entropy,
+        "entropy_step": entropy_step,
         "groups": action_groups(legal),
         "idempotency_key": _idempotency_key(request, match, seat, snapshot.seq) if to_act else "",
         "events": list(reversed(events)),
@@ -145,6 +152,8 @@ def head_context(request: HttpRequest, match: Match) -> dict:
     match.refresh_from_db(fields=["status", "outcome", "finished_at"])
     decision = selectors.match_game(match).decision(snapshot.state)
     seats = _seats(match)
+    entropy = selectors.match_entropy_status(match) if match.status == Match.Status.RUNNING else None
+    entropy_step = entropy["phase"] if entropy and seat is not None and seat in entropy["awaited"] else ""
     return {
         "match": match,
         "seat": seat,
@@ -152,6 +161,7 @@ def head_context(request: HttpRequest, match: Match) -> dict:
         "decision": decision,
         "waiting_on": [seats[index] for index in sorted(decision.seats) if index < len(seats)],
         "to_act": seat is not None and match.status == Match.Status.RUNNING and seat in decision.seats,
+        "entropy_step": entropy_step,
     }
 
 
@@ -226,6 +236,8 @@ def _act(request: HttpRequest, match: Match) -> HttpResponse:
     throttled = _throttled(request, ActionThrottle())
     if throttled is not None:
         return _render(request, match, status=throttled.status, error=throttled)
+    if request.POST.get("entropy_step"):
+        return _entropy(request, match)
     expected = request.POST.get("expected_seq", "")
     key = request.POST.get("idempotency_key", "")
     if not expected.isdigit() or len(expected) > 10 or len(key) > MAX_IDEMPOTENCY_KEY:
@@ -249,6 +261,58 @@ def _act(request: HttpRequest, match: Match) -> HttpResponse:
     if wants_fragment(request):
         return _render(request, match)
     return redirect(request.get_full_path(), permanent=False)  # GET after POST: a reload never resends
+
+
+# --- the seat's part of the chance ----------------------------------------------------------------
+
+HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _entropy_session_key(match: Match, seat: int) -> str:
+    return f"snakepit.entropy:{match.pk}:{seat}"
+
+
+def _entropy(request: HttpRequest, match: Match) -> HttpResponse:
+    """A seat's part of the chance (docs/fairness.md), in one click: the part is made in the browser
+    (play.js, from crypto.getRandomValues) or, without script, here; its commitment is sent and the part
+    kept in this session until the reveal, which follows at once when every other seat has committed
+    (bots commit at the start) and otherwise on the next click. A part made in another browser cannot
+    be revealed from this one: that seat lapses at the deadline and the match goes on."""
+    seat = selectors.match_viewer_seat(match, request.user, _requested_seat(request))
+    if seat is None:
+        raise Forbidden("you hold no seat in this match", code="seat/not_yours")
+    key = _entropy_session_key(match, seat)
+    try:
+        status = selectors.match_entropy_status(match)
+        if status is None:
+            raise ApplicationError(
+                "this match draws chance from its seed alone", code="entropy/not_taken", status=422
+            )
+        if status["phase"] == "commit" and seat in status["awaited"]:
+            value = request.POST.get("entropy_value", "").strip().lower()
+            if not HEX64.fullmatch(value):
+                value = secrets.token_hex(32)
+            request.session[key] = value
+            services.match_entropy_submit(
+                match_id=match.pk, user=request.user, commitment=part_commitment(value), seat=seat
+            )
+            status = selectors.match_entropy_status(match)
+        if status["phase"] == "reveal" and seat in status["awaited"]:
+            value = request.session.get(key)
+            if value is None:
+                raise ApplicationError(
+                    "your part was made in another browser, so it cannot be revealed from this one; "
+                    "it lapses at the deadline and the match goes on",
+                    code="entropy/part_elsewhere",
+                    status=409,
+                )
+            services.match_entropy_submit(match_id=match.pk, user=request.user, value=value, seat=seat)
+            request.session.pop(key, None)
+    except ApplicationError as error:
+        return _render(request, match, status=error.status, error=error)
+    if wants_fragment(request):
+        return _render(request, match)
+    return redirect(request.get_full_path(), permanent=False)
 
 
 # --- a new match against bots ----------------------------------------------------------------------

@@ -258,3 +258,58 @@ def test_my_matches_lists_only_mine_with_whose_move_it_is(client, users, rat_sna
     html = client.get("/play/").content.decode()
     assert f'href="/play/{rat_snake_vs_bot.pk}/"' in html and f'href="/play/{other.pk}/"' not in html
     assert ("your move" in html) == (0 in match_decision(rat_snake_vs_bot).seats)
+
+
+# --- a seat's part of the chance (contributed entropy) ----------------------------------------------
+
+
+@pytest.fixture
+def contributed_entropy(settings):
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
+
+
+def test_one_click_commits_and_reveals_a_seats_part_and_the_match_goes_on(client, users, contributed_entropy):
+    from engines.entropy import part_commitment
+
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")])
+    assert match.entropy == Match.Entropy.CONTRIBUTED
+    signed_in(client, users["alice"])
+    page = client.get(f"/play/{match.pk}/").content.decode()
+    assert 'data-action-type="entropy"' in page and "add your part of the chance" in page
+    assert "add your part of the chance" in client.get(f"/play/{match.pk}/head/").content.decode()
+    value = "ab" * 32
+    response = client.post(f"/play/{match.pk}/", {"entropy_step": "commit", "entropy_value": value})
+    assert response.status_code == 302
+    steps = list(MatchEvent.objects.filter(match=match, kind="entropy", seat=0).order_by("seq").values_list("payload", flat=True))
+    assert steps == [
+        {"step": "commit", "commitment": part_commitment(value)},
+        {"step": "reveal", "value": value},
+    ]
+    after = client.get(f"/play/{match.pk}/").content.decode()
+    assert 'data-action-type="entropy"' not in after
+    assert MatchEvent.objects.filter(match=match, kind="chance").exists()  # chance drawn once every part was in
+    assert ('id="play-actions"' in after) == (0 in match_decision(match).seats)
+
+
+def test_without_script_the_server_makes_the_part_and_a_part_made_elsewhere_cannot_be_revealed(
+    client, users, contributed_entropy
+):
+    from django.test import Client
+
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])])
+    signed_in(client, users["alice"])
+    client.post(f"/play/{match.pk}/", {"entropy_step": "commit", "entropy_value": "not hex"})
+    [commit] = MatchEvent.objects.filter(match=match, kind="entropy", seat=0).values_list("payload", flat=True)
+    assert commit["step"] == "commit" and len(commit["commitment"]) == 64
+    # Bob has not committed: Alice waits, her part kept in her session.
+    assert "waiting" in client.get(f"/play/{match.pk}/head/").content.decode()
+    bob = signed_in(Client(), users["bob"])
+    bob.post(f"/play/{match.pk}/", {"entropy_step": "commit"})
+    # Bob's commit closed the window, so his reveal followed at once; Alice's waits for her click.
+    assert MatchEvent.objects.filter(match=match, kind="entropy", seat=1).count() == 2
+    assert MatchEvent.objects.filter(match=match, kind="entropy", seat=0).count() == 1
+    elsewhere = signed_in(Client(), users["alice"])
+    refused = elsewhere.post(f"/play/{match.pk}/", {"entropy_step": "reveal"})
+    assert refused.status_code == 409 and "entropy/part_elsewhere" in refused.content.decode()
+    client.post(f"/play/{match.pk}/", {"entropy_step": "reveal"})
+    assert MatchEvent.objects.filter(match=match, kind="entropy", seat=0).count() == 2

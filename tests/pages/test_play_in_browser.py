@@ -17,6 +17,7 @@ import pytest
 
 from decks.selectors import deck_version_brought
 from decks.services import deck_create
+from engines.entropy import part_commitment
 from engines.ragnguns import load_prebuilt
 from engines.registry import get_game
 from matches.models import Match
@@ -76,10 +77,17 @@ def play_to_the_end(page) -> int:
     raise AssertionError(f"still playing after {MAX_CLICKS} clicks")
 
 
-def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_clicks(browser, live_server, transactional_db):
+def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_clicks(
+    browser, live_server, transactional_db, settings
+):
+    """With the service's default of every seat adding its part of the chance (made in the browser)."""
     from rest_framework.authtoken.models import Token
 
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
+
     page = browser.new_page()
+    parts_sent = []
+    page.on("request", lambda request: parts_sent.append(request.post_data) if "entropy_step" in (request.post_data or "") else None)
     page.goto(f"{live_server.url}/")
     page.click("#who >> text=sign up")
     page.fill("#sign-up input[name=username]", "newcomer")
@@ -103,6 +111,9 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
         assert page.url.endswith(f"/play/{match.pk}/")
         clicks = play_to_the_end(page)
         match.refresh_from_db()
+        [commit, reveal] = match.events.filter(kind="entropy", seat=0).order_by("seq")
+        assert commit.payload["commitment"] == part_commitment(reveal.payload["value"])
+        assert reveal.payload["value"] in parts_sent[-1]  # made by the browser, not the server
         assert clicks > 0 and match.is_finished
         assert "newcomer" in page.inner_text(".play-outcome")
         page.wait_for_selector("#play-head >> text=finished", timeout=10000)  # the polled head catches up

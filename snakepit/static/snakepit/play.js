@@ -20,4 +20,21 @@
       if (html !== null && window.SnakepitLive) window.SnakepitLive.swap(board, html);
     }).catch(function () { /* the next change of the head tries again */ }).then(function () { pending = false; });
   });
+
+  // A seat's part of the chance is made here, where the server cannot choose it (docs/fairness.md).
+  function fillEntropy(root) {
+    if (!window.crypto || !window.crypto.getRandomValues) return;
+    root.querySelectorAll("input[data-entropy-value]").forEach(function (input) {
+      if (input.value) return;
+      var bytes = new Uint8Array(32);
+      window.crypto.getRandomValues(bytes);
+      input.value = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    });
+  }
+  document.addEventListener("live:updated", function (event) { fillEntropy(event.target); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { fillEntropy(document); });
+  } else {
+    fillEntropy(document);
+  }
 })();
