@@ -121,13 +121,24 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
     assert page.locator("#my-matches tbody tr").count() == 2
 
 
-def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(browser, live_server, transactional_db, users):
+def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
+    browser, live_server, transactional_db, users, settings
+):
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
     match = match_create(game_key="rattlesnake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])])
     pages = {}
     for name in ("alice", "bob"):
         pages[name] = browser.new_context().new_page()
         sign_in(pages[name], live_server, name, f"{name}-password")
         pages[name].goto(f"{live_server.url}/play/{match.pk}/")
+    # Each adds a part of the chance: Alice commits, Bob commits and so reveals at once, and Alice's
+    # page, following Bob's step, offers her reveal.
+    for name, button in (("alice", "Add my part"), ("bob", "Add my part"), ("alice", "Reveal my part")):
+        pages[name].locator(f'#play-actions form[data-action-type="entropy"] button:has-text("{button}")').click(
+            timeout=15000
+        )
+    pages["alice"].wait_for_selector('form[data-action-type="entropy"]', state="detached", timeout=15000)
+    assert match.events.filter(kind="entropy").count() == 4
     acted = {"alice": 0, "bob": 0}
     game = get_game("rattlesnake")
     while min(acted.values()) < 3 and not Match.objects.get(pk=match.pk).is_finished:
