@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "decks",
     "tournaments",
     "ratings",
+    "bots",
     "api",
 ]
 
@@ -314,6 +315,14 @@ SNAKEPIT_SEEDING_RATINGS = "ratings.selectors.best_ordinals_by_user"
 # Options set on every new match of a game from what holds when it is created (matches.services):
 # a Rag'n'Guns match keeps the ban list in effect at its creation.
 SNAKEPIT_MATCH_OPTIONS_AT_CREATION = {"ragnguns": "decks.selectors.ragnguns_match_options"}
+
+# Uploaded bots (docs/bots.md): a move's time and the match's overage bank, upload limits, and the
+# development-only switch that runs bots without namespaces where the server cannot make them.
+SNAKEPIT_BOTS_MOVE_MS = int(os.environ.get("SNAKEPIT_BOTS_MOVE_MS", "1000"))
+SNAKEPIT_BOTS_OVERAGE_MS = int(os.environ.get("SNAKEPIT_BOTS_OVERAGE_MS", "10000"))
+SNAKEPIT_BOTS_MAX_SOURCE_BYTES = int(os.environ.get("SNAKEPIT_BOTS_MAX_SOURCE_BYTES", str(64 * 1024)))
+SNAKEPIT_BOTS_VERSIONS_PER_DAY = int(os.environ.get("SNAKEPIT_BOTS_VERSIONS_PER_DAY", "20"))
+SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = env_flag("SNAKEPIT_BOTS_ALLOW_UNSANDBOXED")
 
 LOGGING = {
     "version": 1,

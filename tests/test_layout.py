@@ -14,7 +14,7 @@ import pytest
 from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("core", "engines", "matches", "decks", "tournaments", "ratings", "api", "snakepit")
+PACKAGES = ("core", "engines", "matches", "decks", "tournaments", "ratings", "bots", "api", "snakepit")
 
 # What each package may import of the others: the contracts' layers, spelled out.
 MAY_IMPORT = {
@@ -24,8 +24,9 @@ MAY_IMPORT = {
     "decks": {"core", "engines"},
     "tournaments": {"core", "engines", "matches", "decks"},
     "ratings": {"core", "engines", "matches", "decks"},
-    "api": {"core", "engines", "matches", "decks", "tournaments", "ratings"},
-    "snakepit": {"core", "engines", "matches", "decks", "tournaments", "ratings", "api"},
+    "bots": {"core", "engines", "matches", "decks"},
+    "api": {"core", "engines", "matches", "decks", "tournaments", "ratings", "bots"},
+    "snakepit": {"core", "engines", "matches", "decks", "tournaments", "ratings", "bots", "api"},
 }
 
 # Where a newcomer looks for each domain, and what they find there.
@@ -37,6 +38,7 @@ DOMAINS = {
         "TournamentSnapshot", "TournamentWebhook", "TournamentWebhookDelivery",
     },
     "ratings": {"Ladder", "LadderEntry", "LadderRound", "LadderMatch", "RatedMatch", "RatingChange", "LadderSeason"},
+    "bots": {"Bot", "BotVersion", "BotSeat"},
 }  # fmt: skip
 
 

@@ -1,0 +1,284 @@
+"""Running an uploaded bot: a subprocess speaking JSON lines, fenced in on a plain Linux box.
+
+What the fence is made of:
+- `unshare -Urn`: a new user namespace and a new network namespace. The network namespace has only
+  a loopback interface that is down, so the bot can reach no address at all, 127.0.0.1 included.
+- A fresh user id per bot process (when the worker runs as root): the bot cannot signal, trace or
+  read the files of the worker or of any other bot, and `RLIMIT_NPROC`, which counts the processes
+  of a user id, caps its own processes only (a fork bomb stops at the cap). The id also lets the end
+  of a match kill every process the bot made, even one that left its process group.
+- Resource limits set before the bot starts: address space, CPU seconds, processes, file size,
+  open files, no core dumps.
+- A scratch directory of its own as its working directory and home, and an environment with nothing
+  of the worker's in it.
+- A wall deadline per move plus an overage bank per match; a reply line longer than the limit is a
+  flood; at the end the process group (and every process of its user id) is killed.
+
+What it does NOT protect against, and how production should harden it (docs/bots.md says the same):
+- The bot still sees the host's file system with the rights of an unknown user: it can read
+  whatever is world-readable and write where the world may (/tmp, /dev/shm). Harden with a mount
+  namespace and a read-only root (nsjail, bubblewrap) or a dedicated user on a dedicated machine.
+- There is no system call filter: every kernel interface reachable from an unprivileged user
+  namespace is reachable, so a kernel bug there is the bot's to use. Harden with seccomp (nsjail's
+  policies) or gVisor.
+- Disk, memory bandwidth and CPU time are not fair-shared between concurrent bots (no cgroup).
+- Where the worker does not run as root there is no fresh user id: the process cap then counts
+  every process of the worker's user, so it is not set, and the fork-bomb guard is the wall
+  deadline alone. Run workers that play uploaded bots as root inside a VM or container, or use nsjail.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import secrets
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from bots.protocol import BotFault
+
+# Fresh user ids are drawn from a range no real account uses.
+_UID_BASE, _UID_SPAN = 1_000_000_000, 500_000_000
+_STDERR_KEPT = 64 * 1024  # the tail of a bot's stderr kept for its log
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    memory_bytes: int = 256 * 1024 * 1024
+    cpu_seconds: int = 60
+    processes: int = 16
+    file_bytes: int = 8 * 1024 * 1024
+    open_files: int = 64
+    line_bytes: int = 256 * 1024
+    start_ms: int = 5000  # the time to start up, taken before the first message
+
+    @classmethod
+    def from_settings(cls) -> SandboxLimits:
+        return cls(**getattr(settings, "SNAKEPIT_BOTS_LIMITS", {}))
+
+
+class SandboxUnavailable(Exception):
+    """Namespaces cannot be made here, and unsandboxed bots are not allowed."""
+
+
+_namespaces_work: bool | None = None
+
+
+def namespaces_available() -> bool:
+    """Whether `unshare -Urn` works here, for the user a bot runs as (asked once per process)."""
+    global _namespaces_work
+    if _namespaces_work is None:
+        try:
+            probe = subprocess.run(
+                ["unshare", "-Urn", "--", _python(), "-I", "-S", "-c", "pass"],
+                **_identity(_fresh_uid()),
+                capture_output=True,
+                timeout=10,
+                env=_environment(Path("/")),
+                check=False,
+            )
+            _namespaces_work = probe.returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            _namespaces_work = False
+    return _namespaces_work
+
+
+def sandbox_check() -> None:
+    """Refuse, with the reason, when uploaded bots cannot be fenced in and no setting allows them
+    to run without the fence."""
+    if not namespaces_available() and not getattr(settings, "SNAKEPIT_BOTS_ALLOW_UNSANDBOXED", False):
+        raise SandboxUnavailable(
+            "this server cannot create user and network namespaces (unshare -Urn), so it does not run "
+            "uploaded bots; SNAKEPIT_BOTS_ALLOW_UNSANDBOXED allows them without (development only)"
+        )
+
+
+def _python() -> str:
+    return (
+        getattr(settings, "SNAKEPIT_BOTS_PYTHON", "")
+        or shutil.which("python3", path="/usr/bin:/bin")
+        or "python3"
+    )
+
+
+def _fresh_uid() -> int | None:
+    return _UID_BASE + secrets.randbelow(_UID_SPAN) if os.geteuid() == 0 else None
+
+
+def _identity(uid: int | None) -> dict:
+    return {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
+
+
+def _environment(home: Path) -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+class SandboxedBot:
+    """One bot process for one match: `start`, then `ask` once per decision, then `close`.
+
+    `ask` returns the answer line and the milliseconds it took, or raises `BotFault` (the process is
+    then killed: a faulty bot says nothing more)."""
+
+    def __init__(self, *, source: str, limits: SandboxLimits | None = None, overage_ms: int = 0) -> None:
+        self.source = source
+        self.limits = limits or SandboxLimits.from_settings()
+        self.remaining_overage_ms = overage_ms
+        self.process: subprocess.Popen | None = None
+        self.uid: int | None = None
+        self.sandboxed = False
+        self._root: Path | None = None
+        self._stderr = None
+        self._pending = b""
+        self._started_at = 0.0
+        self._asked = False
+        self._stderr_kept = ""
+
+    @property
+    def scratch(self) -> Path:
+        assert self._root is not None
+        return self._root / "scratch"
+
+    def start(self) -> None:
+        sandbox_check()
+        self.sandboxed = namespaces_available()
+        self.uid = _fresh_uid()
+        base = getattr(settings, "SNAKEPIT_BOTS_SCRATCH_DIR", None) or None
+        self._root = Path(tempfile.mkdtemp(prefix="snakepit-bot-", dir=base))
+        self._root.chmod(0o711)  # the bot may pass through to its scratch, not list or read the rest
+        self.scratch.mkdir(mode=0o700)
+        (self.scratch / "bot.py").write_text(self.source)
+        if self.uid is not None:
+            for path in (self.scratch, self.scratch / "bot.py"):
+                os.chown(path, self.uid, self.uid)
+        self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
+        command = [_python(), "-I", "-S", "-u", "bot.py"]
+        if self.sandboxed:
+            command = ["unshare", "-Urn", "--", *command]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            cwd=self.scratch,
+            env=_environment(self.scratch),
+            start_new_session=True,
+            preexec_fn=self._limit,  # noqa: PLW1509 - runs after the fork, in the child only
+            close_fds=True,
+            **_identity(self.uid),
+        )
+        self._started_at = time.monotonic()
+
+    def _limit(self) -> None:
+        limits = self.limits
+        caps = [
+            (resource.RLIMIT_AS, limits.memory_bytes),
+            (resource.RLIMIT_CPU, limits.cpu_seconds),
+            (resource.RLIMIT_FSIZE, limits.file_bytes),
+            (resource.RLIMIT_NOFILE, limits.open_files),
+            (resource.RLIMIT_CORE, 0),
+        ]
+        if self.uid is not None:  # the cap counts a user id's processes: only a fresh id's are the bot's own
+            caps.append((resource.RLIMIT_NPROC, limits.processes))
+        for which, value in caps:
+            resource.setrlimit(which, (value, value))
+
+    def ask(self, line: bytes, *, deadline_ms: int) -> tuple[bytes, int]:
+        process = self.process
+        assert process is not None and process.stdin is not None and process.stdout is not None
+        began = time.monotonic()
+        # The first move also waits for the interpreter to start: that time is not the bot's.
+        grace = 0.0 if self._asked else max(0.0, self.limits.start_ms / 1000 - (began - self._started_at))
+        self._asked = True
+        try:
+            process.stdin.write(line)
+            process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._fail("crash", "the bot had exited before it was asked")
+        allowed = (deadline_ms + self.remaining_overage_ms) / 1000 + grace
+        descriptor = process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = began + allowed - time.monotonic()
+            if left <= 0:
+                self._fail("timeout", f"no answer within {deadline_ms} ms and the overage bank")
+            ready, _, _ = select.select([descriptor], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(descriptor, 65536)
+            if not chunk:
+                self._fail("crash", f"the bot exited (status {process.poll()})")
+            self._pending += chunk
+            if b"\n" not in self._pending and len(self._pending) > self.limits.line_bytes:
+                self._fail("flood", f"an answer line longer than {self.limits.line_bytes} bytes")
+        answer, _, self._pending = self._pending.partition(b"\n")
+        if len(answer) > self.limits.line_bytes:
+            self._fail("flood", f"an answer line longer than {self.limits.line_bytes} bytes")
+        if self._pending:
+            self._fail("flood", "more than one answer line for one message")
+        elapsed_ms = max(0, int((time.monotonic() - began - grace) * 1000))
+        self.remaining_overage_ms -= max(0, elapsed_ms - deadline_ms)
+        if self.remaining_overage_ms < 0:
+            self._fail("timeout", f"no answer within {deadline_ms} ms and the overage bank")
+        return answer, elapsed_ms
+
+    def _fail(self, reason: str, detail: str) -> None:
+        self.close()
+        raise BotFault(reason, detail)
+
+    def stderr_tail(self) -> str:
+        if self._stderr is None or self._stderr.closed:
+            return self._stderr_kept
+        self._stderr.flush()
+        size = self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, size - _STDERR_KEPT))
+        return self._stderr.read().decode(errors="replace")
+
+    def close(self) -> None:
+        """Kill the bot and everything it started, and remove its directory."""
+        process = self.process
+        if process is not None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            if self.uid is not None:
+                # A child that left the group with setsid is still the bot's user's: kill(-1) as that
+                # user reaches every process it owns and nothing else.
+                subprocess.run(
+                    ["kill", "-KILL", "-1"],
+                    **_identity(self.uid),
+                    capture_output=True,
+                    timeout=10,
+                    check=False,
+                )
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            self.process = None
+        if self._stderr is not None and not self._stderr.closed:
+            self._stderr_kept = self.stderr_tail()
+            self._stderr.close()
+        if self._root is not None:
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
+
+    def __enter__(self) -> SandboxedBot:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,56 @@
+"""Reads for uploaded bots: who may see what, and each bot's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet, Sum
+
+from bots.models import Bot, BotSeat, BotVersion
+from core.errors import Forbidden, NotFound
+
+
+def bot_list(*, owner) -> QuerySet[Bot]:
+    return Bot.objects.filter(owner=owner).prefetch_related("versions")
+
+
+def bot_get(*, bot_id: int) -> Bot:
+    try:
+        return Bot.objects.select_related("owner").get(pk=bot_id)
+    except Bot.DoesNotExist:
+        raise NotFound(f"no bot {bot_id}", code="bot/not_found") from None
+
+
+def bot_source_readable(*, bot: Bot, user) -> bool:
+    """A bot's source and logs are its owner's and staff's only."""
+    return user is not None and user.is_authenticated and (user.pk == bot.owner_id or user.is_staff)
+
+
+def bot_version_get(*, bot: Bot, number: int) -> BotVersion:
+    try:
+        return bot.versions.get(number=number)
+    except BotVersion.DoesNotExist:
+        raise NotFound(f"bot {bot.pk} has no version {number}", code="bot/version_not_found") from None
+
+
+def bot_version_private(*, bot: Bot, number: int, user) -> BotVersion:
+    if not bot_source_readable(bot=bot, user=user):
+        raise Forbidden("only the bot's owner and staff may read its source and logs", code="bot/not_owner")
+    return bot_version_get(bot=bot, number=number)
+
+
+def bot_stats(*, bot: Bot) -> dict[str, Any]:
+    """Games played, forfeits by reason and average move time, over every version's matches."""
+    played = BotSeat.objects.filter(version__bot=bot, played_at__isnull=False)
+    totals = played.aggregate(moves=Sum("moves"), time=Sum("move_ms_total"))
+    forfeits = {
+        row["forfeit_reason"]: row["count"]
+        for row in played.exclude(forfeit_reason="").values("forfeit_reason").annotate(count=Count("id"))
+    }
+    moves = totals["moves"] or 0
+    return {
+        "games": played.values("match").distinct().count(),
+        "forfeits": dict(sorted(forfeits.items())),
+        "moves": moves,
+        "average_move_ms": round((totals["time"] or 0) / moves, 1) if moves else None,
+    }

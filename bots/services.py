@@ -1,0 +1,217 @@
+"""Writes for uploaded bots: a new version, the matches bots play, and a version's validation.
+
+A bot's seat is held by the bot's own account, and its answers enter the log exactly as a person's
+do (`matches.services.match_submit_action`); a fault is a `match_forfeit` whose reason says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from bots.models import Bot, BotSeat, BotVersion
+from bots.protocol import BotFault, answer_parse, decision_message
+from bots.sandbox import SandboxedBot, SandboxLimits, SandboxUnavailable, sandbox_check
+from core.errors import ApplicationError, Conflict, Forbidden, Rejected
+from engines.errors import UnknownGame
+from engines.registry import get_game
+from matches.models import Match
+from matches.selectors import match_get, match_snapshot
+from matches.services import SeatSpec, match_create, match_forfeit, match_submit_action
+
+_LOG_KEPT = 64 * 1024
+
+
+def _setting(name: str, default):
+    return getattr(settings, name, default)
+
+
+def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVersion:
+    """Store `source` (one Python file) as the next version of `owner`'s bot `name`, creating the bot
+    on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
+    versions today than allowed, or a server that cannot fence bots in."""
+    max_bytes = _setting("SNAKEPIT_BOTS_MAX_SOURCE_BYTES", 64 * 1024)
+    if len(source.encode()) > max_bytes:
+        raise Rejected(f"a bot file is at most {max_bytes} bytes", code="bot/too_large")
+    if "\x00" in source:
+        raise Rejected("a bot file is Python source text", code="bot/not_python")
+    try:
+        compile(source, "bot.py", "exec", dont_inherit=True)  # compiled, never run, in this process
+    except (SyntaxError, ValueError) as error:
+        raise Rejected(f"the bot file is not valid Python: {error}", code="bot/not_python") from None
+    try:
+        game = get_game(game_key)
+    except UnknownGame as error:
+        raise Rejected(str(error), code="bot/unknown_game") from None
+    if game.spec.needs_deck:
+        raise Rejected(
+            f"uploaded bots cannot play {game.spec.name} yet: it needs a deck", code="bot/game_needs_deck"
+        )
+    try:
+        sandbox_check()
+    except SandboxUnavailable as error:
+        raise ApplicationError(str(error), code="bot/sandbox_unavailable", status=503) from None
+    with transaction.atomic():
+        bot = Bot.objects.select_for_update().filter(owner=owner, name=name).first()
+        if bot is None:
+            account = get_user_model().objects.create_user(
+                username=f"bot-{secrets.token_hex(6)}", password=None
+            )
+            bot = Bot.objects.create(owner=owner, account=account, name=name, game=game.spec.key)
+        elif bot.game != game.spec.key:
+            raise Rejected(f"bot {name!r} plays {bot.game}, not {game.spec.key}", code="bot/wrong_game")
+        per_day = _setting("SNAKEPIT_BOTS_VERSIONS_PER_DAY", 20)
+        today = BotVersion.objects.filter(
+            bot__owner=owner, created_at__gte=timezone.now() - timedelta(days=1)
+        )
+        if not owner.is_staff and today.count() >= per_day:
+            raise Rejected(f"at most {per_day} bot versions a day", code="bot/too_many_versions", status=429)
+        number = (bot.versions.aggregate(last=Max("number"))["last"] or 0) + 1
+        version = BotVersion.objects.create(
+            bot=bot, number=number, source=source, source_sha256=hashlib.sha256(source.encode()).hexdigest()
+        )
+    return version
+
+
+def bot_match_create(*, versions: list[BotVersion], options: dict | None = None) -> Match:
+    """A match between uploaded bot versions of one game, one seat each in the order given; chance
+    plays up to the first bots' decision. `bot_match_play` plays it."""
+    games = {version.bot.game for version in versions}
+    if len(games) != 1:
+        raise Rejected("the bots of one match play the same game", code="bot/mixed_games")
+    with transaction.atomic():
+        match = match_create(
+            game_key=games.pop(),
+            options=options,
+            entropy="server",
+            bots_play="now",
+            seats=[SeatSpec(user=version.bot.account) for version in versions],
+        )
+        BotSeat.objects.bulk_create(
+            BotSeat(match=match, seat=index, version=version) for index, version in enumerate(versions)
+        )
+    return match
+
+
+def bot_match_play(*, match_id: int) -> Match:
+    """Play the uploaded bots' seats of a match to its end (or until no bot must decide): each bot is
+    started once, asked at each of its decisions, and its answer appended like a person's action.
+    A crash, a timeout, garbage, an illegal action or a flood is a forfeit with the reason in the
+    event; the bot's process is killed and the match goes on without it where the game allows."""
+    match = match_get(match_id=match_id)
+    seats = {
+        row.seat: row for row in BotSeat.objects.select_related("version__bot__account").filter(match=match)
+    }
+    game = get_game(match.game)
+    move_ms = _setting("SNAKEPIT_BOTS_MOVE_MS", 1000)
+    overage_ms = _setting("SNAKEPIT_BOTS_OVERAGE_MS", 10_000)
+    limits = SandboxLimits.from_settings()
+    runners: dict[int, SandboxedBot] = {}
+    faults: dict[int, BotFault] = {}
+    try:
+        snapshot = match_snapshot(match)
+        while True:
+            decision = game.decision(snapshot.state)
+            if decision.kind not in ("turn", "simultaneous", "response"):
+                break
+            acting = sorted(seat for seat in decision.seats if seat in seats and seat not in faults)
+            if not acting:
+                break
+            seat = acting[0]
+            row = seats[seat]
+            try:
+                runner = runners.get(seat)
+                if runner is None:
+                    runner = runners[seat] = SandboxedBot(
+                        source=row.version.source, limits=limits, overage_ms=overage_ms
+                    )
+                    try:
+                        runner.start()
+                    except (OSError, SandboxUnavailable) as error:
+                        raise BotFault("sandbox", f"the bot could not be started: {error}") from None
+                message = decision_message(
+                    game=game,
+                    state=snapshot.state,
+                    seat=seat,
+                    match_id=match.pk,
+                    seq=snapshot.seq,
+                    deadline_ms=move_ms,
+                    remaining_overage_ms=runner.remaining_overage_ms,
+                )
+                raw, elapsed_ms = runner.ask(message.line(), deadline_ms=move_ms)
+                action = answer_parse(raw)
+                row.moves += 1
+                row.move_ms_total += elapsed_ms
+                try:
+                    result = match_submit_action(
+                        match_id=match.pk,
+                        user=row.version.bot.account,
+                        action=action,
+                        expected_seq=snapshot.seq,
+                        seat=seat,
+                    )
+                except Conflict as error:
+                    if error.code in ("match/finished", "match/voided"):
+                        break
+                    snapshot = match_snapshot(match)  # someone else (a person's seat) moved first
+                    continue
+                except (Rejected, Forbidden) as error:
+                    raise BotFault("illegal_action", f"{error.code}: {error.detail}") from None
+            except BotFault as fault:
+                faults[seat] = fault
+                runners[seat].close() if seat in runners else None
+                try:
+                    result = match_forfeit(
+                        match_id=match.pk, seat=seat, reason=f"bot/{fault.reason}: {fault.detail}"
+                    )
+                except Conflict:
+                    break
+            snapshot = result.snapshot
+    finally:
+        for runner in runners.values():
+            runner.close()
+        now = timezone.now()
+        for seat, row in seats.items():
+            fault = faults.get(seat)
+            parts = [f"forfeit: {fault.reason}: {fault.detail}"] if fault else []
+            if seat in runners and runners[seat].stderr_tail():
+                parts.append("stderr (its tail):\n" + runners[seat].stderr_tail())
+            row.forfeit_reason = fault.reason if fault else ""
+            row.log = "\n".join(parts)[-_LOG_KEPT:]
+            row.played_at = now
+        BotSeat.objects.bulk_update(
+            seats.values(), ["moves", "move_ms_total", "forfeit_reason", "log", "played_at"]
+        )
+    match.refresh_from_db()
+    return match
+
+
+def bot_version_validate(*, version_id: int) -> BotVersion:
+    """The version plays its game against itself (the game's least number of seats); a forfeit of any
+    seat fails it, with the log saying why. A failed version never plays another match."""
+    version = BotVersion.objects.select_related("bot").get(pk=version_id)
+    if version.status != BotVersion.Status.VALIDATING:
+        return version
+    game = get_game(version.bot.game)
+    match = bot_match_create(versions=[version] * game.spec.min_players)
+    version.validation_match = match
+    version.save(update_fields=["validation_match"])
+    bot_match_play(match_id=match.pk)
+    rows = list(BotSeat.objects.filter(match=match).order_by("seat"))
+    failed = [row for row in rows if row.forfeit_reason]
+    match.refresh_from_db()
+    if not failed and not match.is_finished:
+        version.log = "the validation match did not finish"
+        version.status = BotVersion.Status.FAILED
+    else:
+        version.status = BotVersion.Status.FAILED if failed else BotVersion.Status.PASSED
+        version.log = "\n\n".join(f"seat {row.seat}:\n{row.log}" for row in rows if row.log)[-_LOG_KEPT:]
+    version.save(update_fields=["status", "log"])
+    return version
