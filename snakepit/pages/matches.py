@@ -145,6 +145,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "section": "matches",
         "match": match,
         "seats": seats,
+        # A seated person may play from here (pages:play); everyone else watches.
+        "is_seated": request.user.is_authenticated and any(seat.user_id == request.user.pk for seat in seats),
         "replay": replay,
         "following": following or (replay.step == replay.head),
         "spectator_html": view_html(replay.spectator_view),

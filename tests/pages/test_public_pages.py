@@ -228,3 +228,11 @@ def test_a_ladder_says_when_it_is_paused_or_archived(client):
     ladder_archive(ladder_id=ladder.pk)
     assert '<span class="badge bad">archived</span>' in client.get("/ladders/quiet/").content.decode()
     assert cells(client.get("/ladders/").content.decode(), "ladders")[0][-1] == "archived"
+
+
+def test_a_seated_person_is_offered_to_play_a_live_match_a_spectator_is_not(client, django_user_model):
+    person = django_user_model.objects.create_user("seated")
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    assert 'id="play-link"' not in client.get(f"/matches/{match.pk}/").content.decode()
+    client.force_login(person)
+    assert f'id="play-link" href="/play/{match.pk}/"' in client.get(f"/matches/{match.pk}/").content.decode()
