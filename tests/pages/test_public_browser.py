@@ -17,7 +17,15 @@ from decks.selectors import prebuilt_list
 from decks.services import deck_create
 from matches.selectors import match_game, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
-from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, DOUBLE_SLUG, demo_accounts_ensure, demo_data_ensure
+from snakepit.demo import (
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    DOUBLE_SLUG,
+    LADDER_SLUG,
+    SWISS_SLUG,
+    demo_accounts_ensure,
+    demo_data_ensure,
+)
 from tests.pages.spectator import live_match_with_secrets
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -239,3 +247,39 @@ def test_a_spectator_clicking_through_a_live_match_sees_no_secret(page, live_ser
     assert "Not yet" in page.inner_text("#verify-verdict")
     look()
     assert len(seen) == head + 4  # the home page, the match, after a poll, each step back, verify
+
+
+def test_every_public_page_of_the_demo_renders_with_the_apis_numbers_and_no_script_error(
+    page, live_server, transactional_db
+):
+    demo_data_ensure()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    api = page.request
+    for path in ("/", "/tournaments/", "/ladders/", "/matches/", "/decks/"):
+        page.goto(f"{live_server.url}{path}")
+        assert page.locator("main h1").count() == 1, path
+    standings = api.get(f"{live_server.url}/api/tournaments/{SWISS_SLUG}/standings/").json()
+    page.goto(f"{live_server.url}/tournaments/{SWISS_SLUG}/")
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == len(standings)
+    for k, expected in enumerate(standings):
+        cells = rows.nth(k).locator("td").all_inner_texts()
+        assert (cells[0], cells[1]) == (str(expected["rank"]), expected["name"])
+        assert float(cells[2]) == expected["points"]
+    page.locator("#standings details.explain").first.click()
+    assert "round 1 vs" in page.locator("#standings details.explain").first.inner_text()
+    board = api.get(f"{live_server.url}/api/ladders/{LADDER_SLUG}/leaderboard/").json()["results"]
+    page.goto(f"{live_server.url}/ladders/{LADDER_SLUG}/")
+    rows = page.locator("#leaderboard tbody tr")
+    assert rows.count() == len(board)
+    for k, expected in enumerate(board):
+        cells = rows.nth(k).locator("td").all_inner_texts()
+        assert float(cells[2]) == pytest.approx(expected["ordinal"], abs=0.005)
+        assert int(cells[5]) == expected["games"]
+    rows.first.locator("a", has_text="chart").click()
+    page.wait_for_selector("svg.chart")
+    assert page.locator("svg.chart circle.dot").count() == board[0]["games"] + 1
+    page.wait_for_timeout(500)  # a poll of the ladder page may have been under way
+    assert errors == []
