@@ -141,6 +141,13 @@ def test_the_leaderboard_and_a_rating_chart_are_the_apis(client, world):
 def test_the_deck_checker_lists_every_problem_with_its_hint_and_saves_only_when_signed_in(client, world):
     page = client.get("/decks/")
     assert page.status_code == 200 and 'name="text"' in page.content.decode()
+    unknown = client.post(
+        "/decks/", {"text": "Machete", "format": "no-such-format", "name": "x" * 101, "check": "1"}
+    )
+    assert unknown.status_code == 400
+    assert 'id="format-errors"' in unknown.content.decode() and 'id="name-errors"' in unknown.content.decode()
+    too_long = client.post("/decks/", {"text": "Machete\n" * 2000, "check": "1"})
+    assert too_long.status_code == 400 and 'id="text-errors"' in too_long.content.decode()
     empty = client.post("/decks/", {"text": "", "check": "1"})
     assert empty.status_code == 400 and 'id="text-errors"' in empty.content.decode()
     draft = prebuilt_list()[0]
