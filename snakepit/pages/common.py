@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
 PAGE_SIZE = 25
+MAX_ROW_ID = 2**31 - 1  # PostgreSQL's integer: a bigger id in a URL is no row (not a database error)
 MAX_PAGE_NUMBER = 10_000
 
 
@@ -39,3 +40,10 @@ def paginate(request: HttpRequest, items, *, per_page: int = PAGE_SIZE) -> Page:
     except ValueError:
         number = 1
     return Paginator(items, per_page).get_page(number)
+
+
+def row_id(value: int) -> int:
+    """An id from the URL, or 404 when no row can have it."""
+    if not 0 < value <= MAX_ROW_ID:
+        raise Http404("no such id")
+    return value

@@ -9,7 +9,7 @@ from ratings.models import Ladder
 from ratings.selectors import entry_history, ladder_matches, leaderboard
 from ratings.services import ladder_get
 from snakepit.pages.charts import RatingPoint, legend, rating_chart
-from snakepit.pages.common import render_page
+from snakepit.pages.common import render_page, row_id
 
 RECENT_MATCHES = 20
 HISTORY_ROWS = 50  # rated matches listed under the chart, newest first (the chart has them all)
@@ -56,7 +56,7 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def ladder_entry(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """A competitor's rating history on this ladder, as a chart and a table of its rated matches."""
     ladder = _ladder_or_404(slug)
-    entry = ladder.entries.select_related("user").filter(pk=entry_id).first()
+    entry = ladder.entries.select_related("user").filter(pk=row_id(entry_id)).first()
     if entry is None:
         raise Http404(f"no entry {entry_id} on ladder {slug}")
     # The selector gives the newest first (as the API pages it); the chart runs oldest to newest.

@@ -22,7 +22,7 @@ from matches.selectors import (
     match_list,
     match_verify,
 )
-from snakepit.pages.common import paginate, render_page
+from snakepit.pages.common import paginate, render_page, row_id
 from snakepit.pages.rendering import view_html
 
 EVENT_PAYLOAD_CHARS = 300  # an event's payload is shown as JSON cut to this length in the log
@@ -119,7 +119,7 @@ def _payload_text(payload: Any) -> str:
 
 def _match_or_404(match_id: int) -> Match:
     try:
-        return match_get(match_id=match_id)
+        return match_get(match_id=row_id(match_id))
     except NotFound:
         raise Http404(f"no match {match_id}") from None
 

@@ -54,3 +54,6 @@ def test_an_unknown_page_is_a_404_not_a_crash(client):
     assert client.get("/tournaments/no-such-thing/").status_code == 404
     assert client.get("/ladders/no-such-thing/").status_code == 404
     assert client.get("/matches/?page=abc").status_code == 200
+    assert client.get("/matches/99999999999999999999/").status_code == 404  # past any integer column
+    assert client.get("/matches/99999999999999999999/verify/").status_code == 404
+    assert client.get("/decks/" + "x" * 300 + "/").status_code == 404
