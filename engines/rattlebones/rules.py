@@ -748,7 +748,18 @@ def _move(state: RattlebonesState, slot: int, action: Action) -> None:
     else:
         state.sides[old_kind] += 1
     state.sides[_SUPPLY_OF[new]] -= 1
-    state.dice[slot] = sides[:replace] + (new,) + sides[replace + 1:]
+    state.dice[slot] = _WITH_SIDE[replace](sides, new)
+
+
+# A die with side `index` (never the icon, 0) replaced, made as one tuple.
+_WITH_SIDE = (
+    None,
+    lambda sides, new: (sides[0], new, sides[2], sides[3], sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], new, sides[3], sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], new, sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], new, sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], sides[4], new),
+)
 
 
 def star_value(count: int) -> int:
