@@ -112,7 +112,8 @@ def deck_detail(request: HttpRequest, share_id: str) -> HttpResponse:
     try:
         deck = deck_get_by_share_id(share_id=share_id)
         number = request.GET.get("version")
-        version = deck_version_get(deck=deck, number=int(number) if number and number.isdigit() else None)
+        wanted = int(number) if number and number.isdigit() and len(number) <= 9 else None
+        version = deck_version_get(deck=deck, number=wanted)
     except NotFound:
         raise Http404(f"no deck {share_id}") from None
     context = {

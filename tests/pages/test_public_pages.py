@@ -175,6 +175,11 @@ def test_the_deck_checker_lists_every_problem_with_its_hint_and_saves_only_when_
     formats = client.get("/api/ragnguns/formats/").json()
     assert len(cells(permalink, "legality")) == len(formats)
     assert deck.share_id in permalink and "Mine" in permalink
+    assert client.get(f"/decks/{deck.share_id}/?version=1").status_code == 200
+    assert client.get(f"/decks/{deck.share_id}/?version=2").status_code == 404
+    assert (
+        client.get(f"/decks/{deck.share_id}/?version=99999999999999999999").status_code == 200
+    )  # the current
 
 
 def test_the_replay_steps_through_the_log_and_verify_shows_the_seed_check(client):
