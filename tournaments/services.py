@@ -845,6 +845,13 @@ def tournament_import(*, user, data: dict[str, Any]) -> Tournament:
         raise Rejected(f"at most {IMPORT_EVENTS_MAX} events", code="import/too_large")
     if any(not isinstance(e, dict) or not isinstance(e.get("kind"), str) or not isinstance(e.get("payload"), dict) for e in events):
         raise Rejected("each event has a kind and a payload object", code="import/bad_format")
+    expected = {"name": str, "game": str, "format": str, "options": dict, "config": dict, "seeding": str}
+    wrong = sorted(key for key, kind in expected.items() if key in setup and not isinstance(setup[key], kind))
+    seats = setup.get("seats_per_match")
+    if wrong or (seats is not None and (isinstance(seats, bool) or not isinstance(seats, int))):
+        raise Rejected(f"the set-up's {', '.join(wrong) or 'seats_per_match'} has the wrong type", code="import/bad_format")
+    if setup.get("seeding", Tournament.Seeding.MANUAL) not in Tournament.Seeding.values:
+        raise Rejected("unknown seeding", code="import/bad_format")
     tournament = tournament_create(
         organiser=user, name=str(setup.get("name") or "Imported tournament")[:120], game_key=str(setup.get("game")),
         format=str(setup.get("format")), options=setup.get("options") or {}, config=setup.get("config") or {},
@@ -859,6 +866,9 @@ def tournament_import(*, user, data: dict[str, Any]) -> Tournament:
         )
     except FormatError as error:
         raise Rejected(f"the log does not replay: {error.code}: {error.detail}", code="import/bad_log") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+        # A payload of the right kind with fields of the wrong shape, which only a forged file has.
+        raise Rejected(f"the log does not replay: a malformed payload ({type(error).__name__})", code="import/bad_log") from None
     if any(e["payload"].get("kind") != e["kind"] for e in kept):
         raise Rejected("an event's kind differs from its payload's", code="import/bad_log")
     registered = {e["payload"]["player"] for e in kept if e["kind"] == "registered"}

@@ -115,3 +115,21 @@ def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(org
     assert refused["code"] == "import/bad_log"
     assert post(importer, "/api/tournaments/import/", {"format": "other"}, status=(422,))["code"] == "import/bad_format"
     assert importer.get("/api/tournaments/", {"organiser": "elsewhere"}).json()["count"] == 1
+
+
+def test_a_forged_or_malformed_export_is_refused_with_nothing_written(organiser, django_user_model, client_for):
+    slug = played_swiss(organiser, django_user_model, client_for, players=3, rounds=1)
+    exported = organiser.get(f"/api/tournaments/{slug}/export/json/").json()
+    paired = next(k for k, e in enumerate(exported["events"]) if e["kind"] == "round_paired")
+    forged = [dict(e) for e in exported["events"]]
+    forged[paired] = {**forged[paired], "payload": {**forged[paired]["payload"], "tables": ["not a table"]}}
+    cases = [
+        ({**exported, "events": forged}, "import/bad_log"),
+        ({**exported, "tournament": {**exported["tournament"], "seats_per_match": "two"}}, "import/bad_format"),
+        ({**exported, "tournament": {**exported["tournament"], "options": []}}, "import/bad_format"),
+        ({**exported, "events": [{"kind": "registered"}]}, "import/bad_format"),
+    ]
+    before = organiser.get("/api/tournaments/").json()["count"]
+    for body, code in cases:
+        assert post(organiser, "/api/tournaments/import/", body, status=(422,))["code"] == code
+    assert organiser.get("/api/tournaments/").json()["count"] == before
