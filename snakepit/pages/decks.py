@@ -25,7 +25,7 @@ from decks.selectors import (
     prebuilt_list,
 )
 from decks.services import deck_create
-from snakepit.pages.common import render_page
+from snakepit.pages.common import MAX_ROW_ID, render_page
 
 MY_DECKS = 20  # saved decks listed under the checker for a signed-in person
 
@@ -112,7 +112,9 @@ def deck_detail(request: HttpRequest, share_id: str) -> HttpResponse:
     try:
         deck = deck_get_by_share_id(share_id=share_id)
         number = request.GET.get("version")
-        wanted = int(number) if number and number.isdigit() and len(number) <= 9 else None
+        wanted = int(number) if number and number.isdigit() else None
+        if wanted is not None and wanted > MAX_ROW_ID:
+            raise NotFound(f"deck {share_id} has no version {number}")
         version = deck_version_get(deck=deck, number=wanted)
     except NotFound:
         raise Http404(f"no deck {share_id}") from None
