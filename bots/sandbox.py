@@ -208,8 +208,10 @@ class SandboxedBot:
             left = began + allowed - time.monotonic()
             if left <= 0:
                 self._fail("timeout", f"no answer within {deadline_ms} ms and the overage bank")
-            ready, _, _ = select.select([descriptor], [], [], left)
+            ready, _, _ = select.select([descriptor], [], [], min(left, 0.05))
             if not ready:
+                if process.poll() is not None:  # gone, though a child of its may hold its stdout open
+                    self._fail("crash", f"the bot exited (status {process.returncode})")
                 continue
             chunk = os.read(descriptor, 65536)
             if not chunk:
@@ -248,20 +250,26 @@ class SandboxedBot:
                 os.killpg(process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-            if self.uid is not None:
-                # A child that left the group with setsid is still the bot's user's: kill(-1) as that
-                # user reaches every process it owns and nothing else.
-                subprocess.run(
-                    ["kill", "-KILL", "-1"],
-                    **_identity(self.uid),
-                    capture_output=True,
-                    timeout=10,
-                    check=False,
-                )
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
+            if self.uid is not None:
+                # A child that left the group with setsid is still the bot's user's: kill(-1) as that
+                # user reaches every process it owns and nothing else. Swept a few times over, since a
+                # fork bomb may fork between two sweeps (and the dead linger as zombies until reaped).
+                subprocess.run(
+                    [
+                        "sh",
+                        "-c",
+                        "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done",
+                    ],
+                    **_identity(self.uid),
+                    capture_output=True,
+                    timeout=10,
+                    check=False,
+                    env=_environment(Path("/")),
+                )
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
                     try:

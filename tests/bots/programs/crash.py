@@ -1,0 +1,4 @@
+import sys
+
+sys.stdin.readline()
+raise RuntimeError("the bot fell over")

@@ -1,0 +1,5 @@
+import json
+import sys
+
+for line in sys.stdin:
+    print(json.dumps({"action": {"type": "take_everything"}}), flush=True)

@@ -1,0 +1,5 @@
+import sys
+
+sys.stdin.readline()
+while True:
+    pass
