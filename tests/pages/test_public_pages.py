@@ -177,9 +177,7 @@ def test_the_deck_checker_lists_every_problem_with_its_hint_and_saves_only_when_
     assert deck.share_id in permalink and "Mine" in permalink
     assert client.get(f"/decks/{deck.share_id}/?version=1").status_code == 200
     assert client.get(f"/decks/{deck.share_id}/?version=2").status_code == 404
-    assert (
-        client.get(f"/decks/{deck.share_id}/?version=99999999999999999999").status_code == 200
-    )  # the current
+    assert client.get(f"/decks/{deck.share_id}/?version=99999999999999999999").status_code == 404
 
 
 def test_the_replay_steps_through_the_log_and_verify_shows_the_seed_check(client):
