@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import Count
 
 from core.admin import ReadOnlyAdmin, ReadOnlyInline
-from decks.models import Deck, DeckVersion
+from decks.models import BanList, Deck, DeckVersion
 
 
 class DeckVersionInline(ReadOnlyInline):
@@ -40,5 +40,19 @@ class DeckVersionAdmin(ReadOnlyAdmin):
     list_select_related = ("deck",)
     readonly_fields = (
         "deck", "number", "format", "catalogue_version", "gunslinger", "cards", "source_text", "legal",
-        "violations", "frozen_at", "frozen_for", "created_at",
+        "violations", "ban_list_version", "frozen_at", "frozen_for", "created_at",
+    )
+
+
+@admin.register(BanList)
+class BanListAdmin(ReadOnlyAdmin):
+    """Published through the API (`POST /api/ragnguns/formats/{key}/ban-lists/`), never edited."""
+
+    list_display = ("format", "version", "effective_at", "published_by", "applied_at")
+    list_filter = ("format",)
+    search_fields = ("version", "notes")
+    list_select_related = ("published_by",)
+    readonly_fields = (
+        "format", "version", "effective_at", "banned", "restricted", "max_restricted", "notes", "published_by",
+        "published_at", "applied_at",
     )

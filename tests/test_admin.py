@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
@@ -35,6 +36,11 @@ def world(operator, users):
 
     demo_data_ensure()
     deck_services.deck_create(owner=users["alice"], cards=["Machete"])
+    operator.is_staff = True
+    deck_services.ban_list_publish(
+        format_key="frontier", version="2027.1", effective_at=timezone.now(), banned=["machete"],
+        restricted=[], max_restricted=0, by=operator,
+    )
     challenge_create(created_by=users["alice"], game_key="rat-snake", seats=[{"user": "alice"}, {"user": "bob"}])
     # Two of each, so that the admin's ladder and tournament filters have a choice to offer.
     ladders = [rating_services.ladder_create(game_key="rat-snake", name=name, options={"passes": 1}) for name in ("Dens", "Pits")]
