@@ -40,6 +40,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from django.conf import settings
 
@@ -284,7 +285,7 @@ class SandboxedBot:
             shutil.rmtree(self._root, ignore_errors=True)
             self._root = None
 
-    def __enter__(self) -> SandboxedBot:
+    def __enter__(self) -> Self:
         self.start()
         return self
 

@@ -30,5 +30,5 @@ def bot_settings(settings):
     """Short deadlines, so a hanging bot costs a test a fraction of a second."""
     settings.SNAKEPIT_BOTS_MOVE_MS = 300
     settings.SNAKEPIT_BOTS_OVERAGE_MS = 300
-    settings.SNAKEPIT_BOTS_LIMITS = {"start_ms": 3000}
+    settings.SNAKEPIT_BOTS_LIMITS = {"start_ms": 1500}
     return settings

@@ -4,10 +4,8 @@ import json
 import sys
 import time
 
-moves = 0
-for line in sys.stdin:
+for moves, line in enumerate(sys.stdin, start=1):
     message = json.loads(line)
-    moves += 1
     if moves == 2:
         time.sleep((message["deadline_ms"] + 150) / 1000)
     print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
