@@ -56,6 +56,8 @@ def world(operator, users):
             organiser=operator, name=name, game_key="rat-snake", format="round_robin", options={"passes": 1}
         )
         tournament_services.tournament_open(slug=tournament.slug, user=operator)
+        # A webhook, so that pairing leaves a delivery (never sent: nothing commits in a test).
+        tournament_services.tournament_webhook_add(slug=tournament.slug, user=operator, url="https://hooks.snakepit.invalid/t", events=[])
         for bot in ("random", "heuristic"):
             tournament_services.tournament_register(slug=tournament.slug, user=operator, bot=bot)
         tournament_services.tournament_start(slug=tournament.slug, user=operator)

@@ -17,6 +17,7 @@ from tournaments.models import (
     TournamentSnapshot,
     TournamentStanding,
     TournamentTable,
+    TournamentWebhook,
     TournamentWebhookDelivery,
 )
 
@@ -106,6 +107,16 @@ class TournamentSnapshotAdmin(ReadOnlyAdmin):
     def size(self, snapshot: TournamentSnapshot) -> str:
         state = snapshot.state
         return f"{len(state.get('players', []))} players, {len(state.get('tables', []))} tables (JSON not shown)"
+
+
+@admin.register(TournamentWebhook)
+class TournamentWebhookAdmin(ReadOnlyAdmin):
+    """Organisers' webhooks; the signing secret stays out of the admin."""
+
+    list_display = ("tournament", "url", "events", "created_at")
+    search_fields = ("tournament__slug", "url")
+    list_select_related = ("tournament",)
+    fields = ("tournament", "url", "events", "created_at")
 
 
 @admin.register(TournamentWebhookDelivery)
