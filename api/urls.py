@@ -6,11 +6,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import challenges, decks, games, matches, ratings, tournaments
+from api import bots, challenges, decks, games, matches, ratings, tournaments
 from api.throttles import ThrottledLoginView, ThrottledObtainAuthToken
 
 router = DefaultRouter()
-for module in (games, matches, challenges, decks, ratings, tournaments):
+for module in (games, matches, challenges, decks, ratings, tournaments, bots):
     for prefix, viewset, basename in module.routes:
         router.register(prefix, viewset, basename=basename)
 

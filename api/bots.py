@@ -1,0 +1,168 @@
+"""Uploaded bots (docs/bots.md): upload a version, read a bot and its figures, and, for its owner and
+staff only, its source and logs; the protocol's JSON Schemas. Thin views over bots.services and
+bots.selectors; the validation match runs on a worker."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from api.limits import query_int
+from api.parsers import BoundedJSONParser, BoundedMultiPartParser
+from api.throttles import CreateThrottle, throttled_on
+from bots import selectors as bot_selectors
+from bots import services as bot_services
+from bots.models import Bot, BotSeat, BotVersion
+from bots.protocol import ANSWER_SCHEMA, MESSAGE_SCHEMA, PROTOCOL_VERSION
+from bots.tasks import bot_version_validate
+from core.errors import ApplicationError
+
+_MATCHES_LISTED = 50
+
+
+class BotUploadSerializer(serializers.Serializer):
+    name = serializers.RegexField(
+        r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$", help_text="Your bot's name; a new name is a new bot."
+    )
+    game = serializers.CharField(max_length=40, help_text="The game's key, as /api/games/ lists it.")
+    source = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        max_length=1024 * 1024,
+        help_text="The bot: one Python file's text (or upload it as the multipart file `file`).",
+    )
+    file = serializers.FileField(required=False, max_length=200)
+
+    def validate(self, attrs):
+        unknown = set(self.initial_data) - set(self.fields)
+        if unknown:
+            raise serializers.ValidationError(f"unknown field(s): {', '.join(sorted(unknown))}")
+        if ("source" in attrs) == ("file" in attrs):
+            raise serializers.ValidationError("send the bot as exactly one of `source` or `file`")
+        if "file" in attrs:
+            upload = attrs.pop("file")
+            if upload.size > 1024 * 1024:
+                raise serializers.ValidationError("the file is too large")
+            try:
+                attrs["source"] = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise serializers.ValidationError("the file is not UTF-8 text") from None
+        return attrs
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = ["number", "status", "source_sha256", "validation_match", "created_at"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username")
+    versions = BotVersionSerializer(many=True)
+
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "game", "owner", "created_at", "versions"]
+
+
+class BotSeatSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="version.number")
+
+    class Meta:
+        model = BotSeat
+        fields = ["match", "seat", "version", "moves", "move_ms_total", "forfeit_reason", "played_at"]
+
+
+class BotViewSet(viewsets.GenericViewSet):
+    """Bring your own bot. Anyone may read a bot, its versions' status and its figures; only its owner
+    and staff read its source and logs."""
+
+    get_throttles = throttled_on(create=CreateThrottle)
+    parser_classes = [BoundedJSONParser, BoundedMultiPartParser]
+    serializer_class = BotSerializer
+    queryset = Bot.objects.none()
+
+    def get_permissions(self):
+        if self.action == "list":
+            return [permissions.IsAuthenticated()]
+        if self.action == "protocol":
+            return [permissions.AllowAny()]
+        return super().get_permissions()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Bot.objects.none()
+        return bot_selectors.bot_list(owner=self.request.user)
+
+    def _bot(self) -> Bot:
+        return bot_selectors.bot_get(bot_id=query_int_path(self.kwargs["pk"]))
+
+    @extend_schema(responses=BotSerializer(many=True))
+    def list(self, request):
+        """Your bots."""
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(BotSerializer(page, many=True).data)
+
+    @extend_schema(request=BotUploadSerializer, responses={201: BotVersionSerializer})
+    def create(self, request):
+        """Upload one Python file as your bot's next version; it plays a validation match against itself
+        on a worker, and enters matches only once it has passed."""
+        body = BotUploadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        version = bot_services.bot_version_upload(
+            owner=request.user, name=data["name"], game_key=data["game"], source=data["source"]
+        )
+        transaction.on_commit(lambda: bot_version_validate.delay(version.pk))
+        return Response(
+            {"bot": version.bot_id, **BotVersionSerializer(version).data}, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(responses=BotSerializer)
+    def retrieve(self, request, pk=None):
+        bot = self._bot()
+        return Response({**BotSerializer(bot).data, "stats": bot_selectors.bot_stats(bot=bot)})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})")
+    def version(self, request, pk=None, number=None):
+        """One version with its source and validation log: its owner's and staff's only."""
+        version = bot_selectors.bot_version_private(bot=self._bot(), number=int(number), user=request.user)
+        return Response({**BotVersionSerializer(version).data, "source": version.source, "log": version.log})
+
+    @extend_schema(responses=BotSeatSerializer(many=True))
+    @action(detail=True)
+    def matches(self, request, pk=None):
+        """The bot's latest matches, newest first; its owner and staff also get each seat's log (why it
+        forfeited, and the tail of its stderr)."""
+        bot = self._bot()
+        seats = (
+            BotSeat.objects.filter(version__bot=bot).select_related("version").order_by("-match_id", "seat")
+        )
+        match_id = query_int(request, "match", minimum=1)
+        if match_id is not None:
+            seats = seats.filter(match_id=match_id)
+        rows = list(seats[:_MATCHES_LISTED])
+        private = bot_selectors.bot_source_readable(bot=bot, user=request.user)
+        return Response(
+            [{**BotSeatSerializer(row).data, **({"log": row.log} if private else {})} for row in rows]
+        )
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @action(detail=False)
+    def protocol(self, request):
+        """The bot protocol's version and the JSON Schemas of its message and answer."""
+        return Response({"protocol": PROTOCOL_VERSION, "message": MESSAGE_SCHEMA, "answer": ANSWER_SCHEMA})
+
+
+def query_int_path(raw: str) -> int:
+    if not raw.isdigit() or len(raw) > 12:
+        raise ApplicationError("a bot id is a whole number", code="request/invalid_path")
+    return int(raw)
+
+
+routes = [("bots", BotViewSet, "bot")]
