@@ -35,10 +35,20 @@ def match_list_page(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game", "")[:40]
     if game:
         matches = matches.filter(game=game)
+    status = request.GET.get("status", "")
+    if status in Match.Status.values:
+        matches = matches.filter(status=status)
+    else:
+        status = ""
     return render_page(
         request,
         page="pages/match_list.html",
-        context={"section": "matches", "page_obj": paginate(request, matches), "game": game},
+        context={
+            "section": "matches",
+            "page_obj": paginate(request, matches),
+            "game": game,
+            "status": status,
+        },
     )
 
 

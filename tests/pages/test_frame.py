@@ -57,3 +57,22 @@ def test_an_unknown_page_is_a_404_not_a_crash(client):
     assert client.get("/matches/99999999999999999999/").status_code == 404  # past any integer column
     assert client.get("/matches/99999999999999999999/verify/").status_code == 404
     assert client.get("/decks/" + "x" * 300 + "/").status_code == 404
+
+
+def test_the_match_list_shows_live_or_finished_matches_and_pages_keep_the_choice(client, django_user_model):
+    person = django_user_model.objects.create_user("watcher")
+    live = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    done = match_create(
+        game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], bots_play="now"
+    )
+    running = client.get("/matches/?status=running").content.decode()
+    finished = client.get("/matches/?status=finished").content.decode()
+    assert f'href="/matches/{live.pk}/"' in running and f'href="/matches/{done.pk}/"' not in running
+    assert f'href="/matches/{done.pk}/"' in finished and f'href="/matches/{live.pk}/"' not in finished
+    everything = client.get("/matches/?status=nonsense").content.decode()
+    assert f'href="/matches/{live.pk}/"' in everything and f'href="/matches/{done.pk}/"' in everything
+    for _ in range(30):
+        match_create(
+            game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], bots_play="now"
+        )
+    assert 'href="?status=finished&amp;page=2"' in client.get("/matches/?status=finished").content.decode()
