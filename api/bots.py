@@ -13,6 +13,7 @@ from rest_framework.response import Response
 
 from api.limits import query_int
 from api.parsers import BoundedJSONParser, BoundedMultiPartParser
+from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
 from bots import selectors as bot_selectors
 from bots import services as bot_services
@@ -107,7 +108,7 @@ class BotViewSet(viewsets.GenericViewSet):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(BotSerializer(page, many=True).data)
 
-    @extend_schema(request=BotUploadSerializer, responses={201: BotVersionSerializer})
+    @extend_schema(request=BotUploadSerializer, responses={201: BotVersionSerializer}, extensions=errors(503))
     def create(self, request):
         """Upload one Python file as your bot's next version; it plays a validation match against itself
         on a worker, and enters matches only once it has passed."""
@@ -127,7 +128,7 @@ class BotViewSet(viewsets.GenericViewSet):
         bot = self._bot()
         return Response({**BotSerializer(bot).data, "stats": bot_selectors.bot_stats(bot=bot)})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OpenApiTypes.OBJECT, extensions=errors(403))
     @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})")
     def version(self, request, pk=None, number=None):
         """One version with its source and validation log: its owner's and staff's only."""
@@ -135,7 +136,7 @@ class BotViewSet(viewsets.GenericViewSet):
         return Response({**BotVersionSerializer(version).data, "source": version.source, "log": version.log})
 
     @extend_schema(responses=BotSeatSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def matches(self, request, pk=None):
         """The bot's latest matches, newest first; its owner and staff also get each seat's log (why it
         forfeited, and the tail of its stderr)."""

@@ -45,6 +45,7 @@ _STATUS_MEANING = {
     415: "A body in a media type the endpoint does not read.",
     422: "A well-formed request that the rules or the current state refuse: nothing was written.",
     429: "Too many requests: wait for `Retry-After` seconds.",
+    503: "The server cannot do this here (for uploaded bots: no sandbox): nothing was written.",
 }
 _COMMON_CODES = {
     400: [
@@ -66,6 +67,14 @@ _COMMON_CODES = {
 }
 _AREA_CODES = {
     "games": {404: ["game/unknown"]},
+    "bots": {
+        400: ["request/invalid_path"],
+        403: ["bot/not_owner"],
+        404: ["bot/not_found", "bot/version_not_found"],
+        422: ["bot/too_large", "bot/not_python", "bot/unknown_game", "bot/game_needs_deck", "bot/wrong_game"],
+        429: ["bot/too_many_versions"],
+        503: ["bot/sandbox_unavailable"],
+    },
     "matches": {
         400: ["idempotency/key_too_long"],
         403: ["seat/not_yours", "seat/consent_needed"],

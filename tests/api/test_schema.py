@@ -468,6 +468,18 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(alice, "post", "/api/tournaments/{slug}/start/", path=slug, status=200)
     call(anyone, "get", "/api/tournaments/{slug}/bracket/", path=slug, status=200)
 
+    # -- uploaded bots (their validation match runs on a worker: tests/bots/) ---------------------------
+    call(anyone, "get", "/api/bots/protocol/", status=200)
+    uploaded = call(bob, "post", "/api/bots/", status=201, data={"name": "rando", "game": "rat-snake", "source": "pass\n"})
+    robot = {"id": uploaded["bot"]}
+    call(bob, "post", "/api/bots/", status=422, data={"name": "rando", "game": "rat-snake", "source": "def (:\n"})
+    call(bob, "get", "/api/bots/", status=200)
+    call(anyone, "get", "/api/bots/{id}/", path=robot, status=200)
+    call(anyone, "get", "/api/bots/{id}/", path={"id": 999999}, status=404)
+    call(anyone, "get", "/api/bots/{id}/matches/", path=robot, status=200)
+    call(bob, "get", "/api/bots/{id}/versions/{number}/", path={**robot, "number": 1}, status=200)
+    call(carol, "get", "/api/bots/{id}/versions/{number}/", path={**robot, "number": 1}, status=403)
+
     # -- a rate limit: 429 with Retry-After in whole seconds ---------------------------------------------
     settings.SNAKEPIT_RATES = {**settings.SNAKEPIT_RATES, "sign_in": "1/min"}
     sign_in = {"username": "bob", "password": "bob-password"}
