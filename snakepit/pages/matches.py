@@ -93,7 +93,8 @@ def replay_step(match: Match, *, step: int, head: int | None = None) -> ReplaySt
     for row in rows:
         if row.seq > step:
             break
-        game.apply(state, row.to_engine())
+        if row.is_engine_event:  # the store's own events (entropy, void, correction) are no moves
+            game.apply(state, row.to_engine())
     seat_views = []
     if match.is_finished:
         seat_views = [(seat.label, game.view(state, seat.index)) for seat in seats]

@@ -246,3 +246,15 @@ def test_a_seated_person_is_offered_to_play_a_live_match_a_spectator_is_not(clie
     assert 'id="play-link"' not in client.get(f"/matches/{match.pk}/").content.decode()
     client.force_login(person)
     assert f'id="play-link" href="/play/{match.pk}/"' in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_replay_passes_over_the_stores_own_events(client, settings, django_user_model):
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True  # the default outside the tests: seats add entropy events
+    person = django_user_model.objects.create_user("entropist")
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    kinds = list(match.events.order_by("seq").values_list("kind", flat=True))
+    assert "entropy" in kinds
+    for step in range(len(kinds) + 1):
+        response = client.get(f"/matches/{match.pk}/?step={step}")
+        assert response.status_code == 200, step
+    assert ">entropy</a>" in client.get(f"/matches/{match.pk}/").content.decode()
