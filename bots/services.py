@@ -80,9 +80,15 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVe
     return version
 
 
-def bot_match_create(*, versions: list[BotVersion], options: dict | None = None) -> Match:
+def bot_match_create(
+    *, versions: list[BotVersion], options: dict | None = None, validation: bool = False
+) -> Match:
     """A match between uploaded bot versions of one game, one seat each in the order given; chance
-    plays up to the first bots' decision. `bot_match_play` plays it."""
+    plays up to the first bots' decision. `bot_match_play` plays it. Only passed versions play, but
+    for a version's own validation match."""
+    for version in versions:
+        if version.status != BotVersion.Status.PASSED and not validation:
+            raise Rejected(f"{version} has not passed its validation", code="bot/not_validated")
     games = {version.bot.game for version in versions}
     if len(games) != 1:
         raise Rejected("the bots of one match play the same game", code="bot/mixed_games")
@@ -200,7 +206,7 @@ def bot_version_validate(*, version_id: int) -> BotVersion:
     if version.status != BotVersion.Status.VALIDATING:
         return version
     game = get_game(version.bot.game)
-    match = bot_match_create(versions=[version] * game.spec.min_players)
+    match = bot_match_create(versions=[version] * game.spec.min_players, validation=True)
     version.validation_match = match
     version.save(update_fields=["validation_match"])
     bot_match_play(match_id=match.pk)

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from bots.models import BotSeat, BotVersion
 from bots.selectors import bot_stats
 from bots.services import bot_match_create, bot_match_play, bot_version_upload, bot_version_validate
+from core.errors import Rejected
 from matches.models import MatchEvent
 from tests.bots.conftest import program
 
@@ -78,6 +79,12 @@ def test_a_bot_that_reaches_for_the_network_forfeits_and_reaches_nothing(author,
 def test_a_good_bot_beats_a_crashing_one_by_forfeit_and_the_match_finishes(author, bot_settings):
     good = upload(author, "good", program("random_bot"))
     bad = upload(author, "bad", program("crash"))
+    with pytest.raises(Rejected) as refused:
+        bot_match_create(versions=[good, bad])
+    assert refused.value.code == "bot/not_validated"
+    BotVersion.objects.filter(pk__in=[good.pk, bad.pk]).update(status=BotVersion.Status.PASSED)
+    good.refresh_from_db()
+    bad.refresh_from_db()
     match = bot_match_play(match_id=bot_match_create(versions=[good, bad]).pk)
     assert match.is_finished
     assert match.outcome["ranks"][0] < match.outcome["ranks"][1]

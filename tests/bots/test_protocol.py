@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -76,3 +78,17 @@ def test_garbage_answers_are_named_garbage(raw):
     with pytest.raises(BotFault) as caught:
         answer_parse(raw)
     assert caught.value.reason == "garbage"
+
+
+def test_the_docs_publish_the_schemas_the_code_uses():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
+    for heading, schema in (("Message schema", MESSAGE_SCHEMA), ("Answer schema", ANSWER_SCHEMA)):
+        block = re.search(rf"### {heading}\n\n```json\n(.*?)\n```", text, re.DOTALL)
+        assert block is not None, heading
+        assert json.loads(block.group(1)) == schema
+
+
+def test_the_docs_example_bot_is_the_tested_one():
+    root = Path(__file__).resolve().parents[2]
+    example = (root / "tests" / "bots" / "programs" / "random_bot.py").read_text()
+    assert f"```python\n{example}```" in (root / "docs" / "bots.md").read_text()
