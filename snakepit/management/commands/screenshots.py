@@ -140,12 +140,15 @@ class Command(BaseCommand):
         from playwright.sync_api import sync_playwright
 
         written = []
+        failed: list[str] = []  # pages that answered with an error: photographed, then reported
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": width, "height": height})
 
             def shoot(name: str, path: str, action=None) -> None:
-                page.goto(f"{base}{path}" if path.startswith("/") else path)
+                response = page.goto(f"{base}{path}" if path.startswith("/") else path)
+                if response is not None and response.status >= 400:
+                    failed.append(f"{page.url}: HTTP {response.status}")
                 if action:
                     action()
                 target = out / f"{len(written) + 1:02d}-{name}.png"
@@ -197,4 +200,8 @@ class Command(BaseCommand):
             for k, share_id in enumerate(extra.get("decks", []), start=1):
                 shoot(f"deck-{k}", f"/decks/{share_id}/")
             browser.close()
+        if failed:
+            raise CommandError(
+                f"{len(written)} screenshots in {out}, but these pages failed:\n" + "\n".join(failed)
+            )
         self.stdout.write(self.style.SUCCESS(f"{len(written)} screenshots in {out}"))
