@@ -453,21 +453,23 @@ def tournament_drop(*, slug: str, user, player: str | None = None) -> Tournament
     _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     entry = _entry_for(tournament, user, player)
     change = _Change(tournament)
-    before = {t["match_key"] for t in lifecycle.pending_tables(change.state)}
+    seated = {t["match_key"]: t["players"] for t in lifecycle.pending_tables(change.state) if entry.player in t["players"]}
     change.append({"kind": "dropped", "player": entry.player}, actor=user)
     change.project()
-    forfeited = before - {t["match_key"] for t in lifecycle.pending_tables(change.state)}
-    _matches_forfeit(tournament, forfeited, entry.player)
+    _matches_forfeit(tournament, seated, entry.player)
     return entry
 
 
-def _matches_forfeit(tournament: Tournament, match_keys: set[str], player: str) -> None:
-    """The dropped player's unfinished Snakepit matches at tables the drop decided end in their
-    forfeit, so that nobody plays on for a result the log no longer takes."""
-    links = tournament.matches.filter(match_key__in=match_keys).exclude(match__status=Match.Status.FINISHED)
-    for link in links.select_related("match"):
-        table = lifecycle.table(tournament_head(tournament).state, link.match_key)
-        match_forfeit(match_id=link.match_id, seat=table["players"].index(player), reason="dropped from the tournament")
+def _matches_forfeit(tournament: Tournament, seated: dict[str, list[str]], player: str) -> None:
+    """The dropped player forfeits their seat in the unfinished Snakepit matches of the tables they
+    sat at: a duel the drop decided ends, so nobody plays on for a result the log no longer takes; a
+    pod's game goes on without them and ranks them last."""
+    links = tournament.matches.filter(match_key__in=list(seated)).exclude(match__status=Match.Status.FINISHED)
+    for link in links:
+        try:
+            match_forfeit(match_id=link.match_id, seat=seated[link.match_key].index(player), reason="dropped from the tournament")
+        except ApplicationError:
+            continue  # the match ended meanwhile, or the game had already put the seat out
 
 
 # --- running ------------------------------------------------------------------------------------

@@ -164,3 +164,34 @@ def test_an_elimination_forfeit_for_a_dropped_player_starts_no_match(
         post(organiser, f"/api/tournaments/{slug}/next-round/")
     assert organiser.get(f"/api/tournaments/{slug}/").json()["status"] == "finished"
     call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
+
+
+def test_a_drop_at_a_pod_forfeits_the_players_seat_in_its_running_game(
+    organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
+):
+    slug = post(organiser, "/api/tournaments/", {
+        "name": "Ring", "game": "rat-snake", "format": "pods", "seats_per_match": 3, "options": {"passes": 1},
+        "config": {"rounds": 1, "final_pod": False},
+    })["slug"]
+    post(organiser, f"/api/tournaments/{slug}/open/")
+    people = {}
+    for name in ("pa", "pb", "pc"):
+        client = client_for(django_user_model.objects.create_user(name))
+        people[post(client, f"/api/tournaments/{slug}/register/")["player"]] = client
+    with django_capture_on_commit_callbacks(execute=True):
+        post(organiser, f"/api/tournaments/{slug}/start/")
+    key, players = first_table(organiser, slug)
+    link = TournamentMatch.objects.get(tournament__slug=slug, match_key=key)
+    leaver = players[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        post(people[leaver], f"/api/tournaments/{slug}/drop/")
+    forfeits = list(link.match.events.filter(kind="forfeit"))
+    assert [event.seat for event in forfeits] == [1]
+    # Rat-Snake ends the game at a forfeit (another game may play on without the seat); the leaver
+    # ranks last, and the game's result decides the pod.
+    link.match.refresh_from_db()
+    assert link.match.is_finished
+    table = organiser.get(f"/api/tournaments/{slug}/tables/{key}/").json()
+    ranks = dict(zip(table["players"], table["result"]["ranks"]))
+    assert table["result"]["decided_by"] == "games" and ranks[leaver] == max(ranks.values())
+    call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
