@@ -66,3 +66,19 @@ def test_every_format_has_its_page_from_registration_to_the_end(client, format_k
         assert 'id="champion"' in html
     else:
         assert format_key in ("swiss", "round_robin", "pods") and 'class="bracket"' not in html
+
+
+def test_a_cancelled_tournament_keeps_its_page_and_stops_refreshing(client):
+    organiser, _, _ = demo_accounts_ensure()
+    services.tournament_create(
+        organiser=organiser, name="Called off", slug="called-off", game_key="rat-snake", format="swiss",
+        options={"passes": 1}, config={"rounds": 2},
+    )  # fmt: skip
+    services.tournament_open(slug="called-off", user=organiser)
+    for bot in ("heuristic", "random", "heuristic", "random"):
+        services.tournament_register(slug="called-off", user=organiser, bot=bot)
+    services.tournament_start(slug="called-off", user=organiser)
+    assert "data-live-src" in client.get("/tournaments/called-off/").content.decode()
+    services.tournament_cancel(slug="called-off", user=organiser, reason="rain")
+    html = pages_render(client, "called-off")
+    assert "cancelled" in html and "data-live-src" not in html and "data-live-done" in html
