@@ -125,6 +125,10 @@ class LadderEntryDetailSerializer(LeaderboardEntrySerializer):
     paused_at = serializers.DateTimeField(allow_null=True)
     joined_at = serializers.DateTimeField()
     forfeits = ForfeitCountSerializer(many=True, help_text="Its forfeits by reason, most frequent first.")
+    deck_violations = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Paused for an illegal deck: what to change (its violations under the ban list in effect).",
+    )
 
 
 class HeadToHeadSerializer(serializers.Serializer):
@@ -361,6 +365,7 @@ class LadderViewSet(viewsets.GenericViewSet):
             **selectors.leaderboard_row(entry=entry, ladder=ladder, position=None),
             "season": entry.season, "no_shows": entry.no_shows, "paused_at": entry.paused_at,
             "joined_at": entry.joined_at, "forfeits": selectors.entry_forfeits(entry=entry),
+            "deck_violations": selectors.entry_deck_violations(entry=entry),
         }
         return Response(LadderEntryDetailSerializer(row).data)
 

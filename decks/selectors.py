@@ -474,6 +474,11 @@ def deck_sample_draws(*, version: DeckVersion, seed: str, turns: int = 3) -> dic
     }
 
 
+def deck_version_judged_now(version: DeckVersion, *, format_key: str | None = None) -> DeckCheckResult:
+    """The version judged now: in `format_key` (default its own), under the ban list in effect."""
+    return deck_version_recheck(version, format_get(key=format_key or version.format))
+
+
 def deck_version_for_entry(
     *, share_id: str, version: int | None = None, user, format_key: str | None = None
 ) -> DeckVersion:

@@ -9,6 +9,7 @@ from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from core.errors import NotFound
+from decks.selectors import deck_version_judged_now
 from matches.models import Match, MatchEvent
 from ratings import skill
 from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound, RatedMatch, RatingChange
@@ -279,3 +280,10 @@ def entry_forfeits(*, entry: LadderEntry) -> list[dict]:
             reason = str(payload.get("reason", ""))
             counts[reason] = counts.get(reason, 0) + 1
     return [{"reason": reason, "count": count} for reason, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def entry_deck_violations(*, entry: LadderEntry) -> list[dict]:
+    """For an entry paused because a ban list made its deck illegal: what its owner must change."""
+    if entry.paused_reason != LadderEntry.Pause.DECK_ILLEGAL or entry.deck_version is None:
+        return []
+    return deck_version_judged_now(entry.deck_version, format_key=entry.ladder.options.get("format")).violations

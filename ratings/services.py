@@ -20,7 +20,7 @@ from django.utils import timezone
 from core.errors import Conflict, Forbidden, NotFound, Rejected
 from core.quotas import quota_check, quota_exempt
 from core.slugs import slug_for
-from decks.selectors import deck_version_brought, deck_version_for_entry
+from decks.selectors import deck_version_brought, deck_version_for_entry, deck_version_judged_now
 from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
 from matches.models import Match, MatchEvent
@@ -262,10 +262,14 @@ def entry_resume(*, entry_id: int, by=None) -> LadderEntry:
     entry = LadderEntry.objects.select_for_update().select_related("ladder").get(pk=entry_id)
     if by is not None and entry.user_id != by.pk:
         _ladder_managed(entry.ladder_id, by)
-    if entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL:
-        deck = entry.deck_version
-        if deck is not None and not deck.legal:
-            raise Conflict("the entry's deck is not legal: join again with a legal one", code="entry/deck_illegal")
+    if entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and entry.deck_version is not None:
+        judged = deck_version_judged_now(entry.deck_version, format_key=entry.ladder.options.get("format"))
+        if not judged.legal:
+            raise Conflict(
+                "the entry's deck is not legal under the ban list in effect: join again with a legal one",
+                code="entry/deck_illegal",
+                violations=judged.violations,
+            )
     entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0
     entry.save(update_fields=["paused_reason", "paused_at", "no_shows"])
     return entry
@@ -318,9 +322,9 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
         raise Conflict("already on this ladder", code="entry/already_joined")
     deck_version = None
     if deck_share_id:
-        deck_version = deck_version_freeze(
-            deck_version=deck_version_for_entry(share_id=deck_share_id, user=user), purpose=f"ladder {ladder.slug}"
-        )
+        # Legal in the ladder's own deck format, under the ban list in effect now.
+        legal = deck_version_for_entry(share_id=deck_share_id, user=user, format_key=ladder.options.get("format"))
+        deck_version = deck_version_freeze(deck_version=legal, purpose=f"ladder {ladder.slug}")
     if entry is not None:
         entry.left_at = None  # a returning competitor keeps its rating and history
         entry.deck_version = deck_version or entry.deck_version
