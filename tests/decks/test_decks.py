@@ -263,8 +263,11 @@ class TestFreezeAndEntry:
         with raises("deck/illegal", 422) as refused:
             deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"], format_key="frontier")
         assert "deck/banned" in [v["code"] for v in refused.error.extra["violations"]]
-        # Saved against an older catalogue and legal then: judged again against today's.
-        DeckVersion.objects.filter(pk=version.pk).update(
-            catalogue_version="2025.9", legal=False, violations=[]
+        # Saved against an older catalogue (illegal then): judged again against today's. Versions are
+        # never edited (the database refuses), so the old one is written as it would have been.
+        old = DeckVersion.objects.create(
+            deck=version.deck, number=2, format=version.format, catalogue_version="2025.9",
+            gunslinger=version.gunslinger, cards=version.cards, legal=False, violations=[],
+            ban_list_version=version.ban_list_version,
         )
-        assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk
+        assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == old.pk
