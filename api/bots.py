@@ -37,13 +37,18 @@ class BotUploadSerializer(serializers.Serializer):
         help_text="The bot: one Python file's text (or upload it as the multipart file `file`).",
     )
     file = serializers.FileField(required=False, max_length=200)
+    url = serializers.URLField(
+        required=False,
+        max_length=500,
+        help_text="An HTTP bot's address: it gets each decision as a signed POST.",
+    )
 
     def validate(self, attrs):
         unknown = set(self.initial_data) - set(self.fields)
         if unknown:
             raise serializers.ValidationError(f"unknown field(s): {', '.join(sorted(unknown))}")
-        if ("source" in attrs) == ("file" in attrs):
-            raise serializers.ValidationError("send the bot as exactly one of `source` or `file`")
+        if sum(field in attrs for field in ("source", "file", "url")) != 1:
+            raise serializers.ValidationError("send the bot as exactly one of `source`, `file` or `url`")
         if "file" in attrs:
             upload = attrs.pop("file")
             if upload.size > 1024 * 1024:
@@ -58,7 +63,7 @@ class BotUploadSerializer(serializers.Serializer):
 class BotVersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotVersion
-        fields = ["number", "status", "source_sha256", "validation_match", "created_at"]
+        fields = ["number", "status", "source_sha256", "url", "validation_match", "created_at"]
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -110,17 +115,23 @@ class BotViewSet(viewsets.GenericViewSet):
 
     @extend_schema(request=BotUploadSerializer, responses={201: BotVersionSerializer}, extensions=errors(503))
     def create(self, request):
-        """Upload one Python file as your bot's next version; it plays a validation match against itself
-        on a worker, and enters matches only once it has passed."""
+        """Upload one Python file (or register a URL) as your bot's next version; it plays a validation
+        match against itself on a worker, and enters matches only once it has passed. The answer
+        carries the bot's secret, which signs what its HTTP versions are sent."""
         body = BotUploadSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         version = bot_services.bot_version_upload(
-            owner=request.user, name=data["name"], game_key=data["game"], source=data["source"]
+            owner=request.user,
+            name=data["name"],
+            game_key=data["game"],
+            source=data.get("source", ""),
+            url=data.get("url", ""),
         )
         transaction.on_commit(lambda: bot_version_validate.delay(version.pk))
         return Response(
-            {"bot": version.bot_id, **BotVersionSerializer(version).data}, status=status.HTTP_201_CREATED
+            {"bot": version.bot_id, **BotVersionSerializer(version).data, "secret": version.bot.secret},
+            status=status.HTTP_201_CREATED,
         )
 
     @extend_schema(responses=BotSerializer)
@@ -133,7 +144,14 @@ class BotViewSet(viewsets.GenericViewSet):
     def version(self, request, pk=None, number=None):
         """One version with its source and validation log: its owner's and staff's only."""
         version = bot_selectors.bot_version_private(bot=self._bot(), number=int(number), user=request.user)
-        return Response({**BotVersionSerializer(version).data, "source": version.source, "log": version.log})
+        return Response(
+            {
+                **BotVersionSerializer(version).data,
+                "source": version.source,
+                "log": version.log,
+                "secret": version.bot.secret,
+            }
+        )
 
     @extend_schema(responses=BotSeatSerializer(many=True))
     @action(detail=True, pagination_class=None)

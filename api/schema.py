@@ -71,7 +71,10 @@ _AREA_CODES = {
         400: ["request/invalid_path"],
         403: ["bot/not_owner"],
         404: ["bot/not_found", "bot/version_not_found"],
-        422: ["bot/too_large", "bot/not_python", "bot/unknown_game", "bot/game_needs_deck", "bot/wrong_game"],
+        422: [
+            "bot/too_large", "bot/not_python", "bot/source_or_url", "bot/bad_url", "bot/unknown_game",
+            "bot/game_needs_deck", "bot/wrong_game",
+        ],
         429: ["bot/too_many_versions"],
         503: ["bot/sandbox_unavailable"],
     },

@@ -19,6 +19,8 @@ class Bot(models.Model):
     )
     name = models.CharField(max_length=60)
     game = models.CharField(max_length=40)  # a key of engines.registry
+    # Signs the decisions sent to its HTTP versions (bots.http); its owner's and staff's only.
+    secret = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,7 +39,10 @@ class BotVersion(models.Model):
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
-    source = models.TextField()  # one Python file; its owner and staff may read it, nobody else
+    source = models.TextField(
+        blank=True, default=""
+    )  # one Python file; its owner and staff may read it, nobody else
+    url = models.URLField(max_length=500, blank=True, default="")  # an HTTP bot's, instead of a source
     source_sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.VALIDATING, db_index=True)
     validation_match = models.ForeignKey(

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from bots.http import HttpBot, url_check
 from bots.models import Bot, BotSeat, BotVersion
 from bots.protocol import BotFault, answer_parse, decision_message
 from bots.sandbox import SandboxedBot, SandboxLimits, SandboxUnavailable, sandbox_check
@@ -33,10 +34,17 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
-def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVersion:
+def bot_version_upload(*, owner, name: str, game_key: str, source: str = "", url: str = "") -> BotVersion:
     """Store `source` (one Python file) as the next version of `owner`'s bot `name`, creating the bot
     on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
     versions today than allowed, or a server that cannot fence bots in."""
+    if bool(source) == bool(url):
+        raise Rejected("a bot version is exactly one of a source file or a URL", code="bot/source_or_url")
+    if url:
+        try:
+            url_check(url)
+        except ValueError as error:
+            raise Rejected(str(error), code="bot/bad_url") from None
     max_bytes = _setting("SNAKEPIT_BOTS_MAX_SOURCE_BYTES", 64 * 1024)
     if len(source.encode()) > max_bytes:
         raise Rejected(f"a bot file is at most {max_bytes} bytes", code="bot/too_large")
@@ -55,7 +63,8 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVe
             f"uploaded bots cannot play {game.spec.name} yet: it needs a deck", code="bot/game_needs_deck"
         )
     try:
-        sandbox_check()
+        if source:
+            sandbox_check()
     except SandboxUnavailable as error:
         raise ApplicationError(str(error), code="bot/sandbox_unavailable", status=503) from None
     with transaction.atomic():
@@ -64,7 +73,9 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVe
             account = get_user_model().objects.create_user(
                 username=f"bot-{secrets.token_hex(6)}", password=None
             )
-            bot = Bot.objects.create(owner=owner, account=account, name=name, game=game.spec.key)
+            bot = Bot.objects.create(
+                owner=owner, account=account, name=name, game=game.spec.key, secret=secrets.token_hex(32)
+            )
         elif bot.game != game.spec.key:
             raise Rejected(f"bot {name!r} plays {bot.game}, not {game.spec.key}", code="bot/wrong_game")
         per_day = _setting("SNAKEPIT_BOTS_VERSIONS_PER_DAY", 20)
@@ -75,7 +86,11 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str) -> BotVe
             raise Rejected(f"at most {per_day} bot versions a day", code="bot/too_many_versions", status=429)
         number = (bot.versions.aggregate(last=Max("number"))["last"] or 0) + 1
         version = BotVersion.objects.create(
-            bot=bot, number=number, source=source, source_sha256=hashlib.sha256(source.encode()).hexdigest()
+            bot=bot,
+            number=number,
+            source=source,
+            url=url,
+            source_sha256=hashlib.sha256(source.encode()).hexdigest() if source else "",
         )
     return version
 
@@ -135,9 +150,7 @@ def bot_match_play(*, match_id: int) -> Match:
             try:
                 runner = runners.get(seat)
                 if runner is None:
-                    runner = runners[seat] = SandboxedBot(
-                        source=row.version.source, limits=limits, overage_ms=overage_ms
-                    )
+                    runner = runners[seat] = _runner(row.version, limits=limits, overage_ms=overage_ms)
                     try:
                         runner.start()
                     except (OSError, SandboxUnavailable) as error:
@@ -197,6 +210,12 @@ def bot_match_play(*, match_id: int) -> Match:
         )
     match.refresh_from_db()
     return match
+
+
+def _runner(version: BotVersion, *, limits: SandboxLimits, overage_ms: int) -> SandboxedBot | HttpBot:
+    if version.url:
+        return HttpBot(url=version.url, secret=version.bot.secret, limits=limits, overage_ms=overage_ms)
+    return SandboxedBot(source=version.source, limits=limits, overage_ms=overage_ms)
 
 
 def bot_version_validate(*, version_id: int) -> BotVersion:

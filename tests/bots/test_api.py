@@ -134,3 +134,22 @@ def test_without_namespaces_uploads_are_refused_unless_allowed(users, client_for
     assert response.status_code == 503 and response.json()["code"] == "bot/sandbox_unavailable"
     settings.SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = True
     assert upload(client_for(users["alice"])).status_code == 201
+
+
+def test_an_http_bot_is_registered_by_url_and_its_owner_gets_the_signing_secret(users, client_for):
+    alice = client_for(users["alice"])
+    response = alice.post(
+        "/api/bots/", {"name": "web", "game": "rat-snake", "url": "https://bots.example/move"}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    secret = response.json()["secret"]
+    assert len(secret) == 64
+    bot_id = response.json()["bot"]
+    assert alice.get(f"/api/bots/{bot_id}/versions/1/").json()["secret"] == secret
+    assert "secret" not in client_for(users["bob"]).get(f"/api/bots/{bot_id}/").json()
+    both = alice.post(
+        "/api/bots/",
+        {"name": "web", "game": "rat-snake", "url": "https://bots.example/", "source": "pass\n"},
+        format="json",
+    )
+    assert both.status_code == 400
