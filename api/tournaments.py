@@ -12,7 +12,12 @@ import django_filters
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -22,6 +27,7 @@ from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from api.negotiation import FormatFilterNegotiation
 from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
+from decks.selectors import deck_version_judged_now
 from tournaments import exports, selectors, services, webhooks
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
@@ -85,12 +91,16 @@ class TournamentConfigureSerializer(serializers.Serializer):
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(required=False, max_length=150, help_text="Organisers: register this person.")
     bot = serializers.CharField(required=False, max_length=40, help_text="Organisers: register one of the game's bots.")
-    deck = serializers.CharField(required=False, help_text="Rag'n'Guns: your legal saved deck's share id.")
+    deck = serializers.CharField(required=False, max_length=40, help_text="Rag'n'Guns: your legal saved deck's share id.")
     seed = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ENTRIES, help_text="Organisers: a manual seed.")
 
 
 class PlayerSerializer(serializers.Serializer):
     player = serializers.CharField(required=False, help_text="Organisers: act for this player id.")
+
+
+class DeckChangeSerializer(PlayerSerializer):
+    deck = serializers.CharField(max_length=40, help_text="The share id of a saved deck legal in the tournament's format now.")
 
 
 class ReportSerializer(PlayerSerializer):
@@ -159,6 +169,17 @@ class WebhookSerializer(serializers.ModelSerializer):
         ]
 
 
+class EntryDeckSerializer(serializers.Serializer):
+    share_id = serializers.CharField()
+    version = serializers.IntegerField()
+    legal = serializers.BooleanField(
+        required=False, help_text="Before the start: legal in the tournament's format under the ban list in effect."
+    )
+    violations = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Before the start: what to change, if not legal."
+    )
+
+
 class TournamentEntrySerializer(serializers.ModelSerializer):
     user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True, help_text="null: a bot.")
     deck = serializers.SerializerMethodField()
@@ -167,11 +188,16 @@ class TournamentEntrySerializer(serializers.ModelSerializer):
         model = TournamentEntry
         fields = ["player", "user", "bot", "seed", "status", "deck"]
 
+    @extend_schema_field(EntryDeckSerializer(allow_null=True))
     def get_deck(self, entry: TournamentEntry) -> dict | None:
         if entry.deck_version_id is None:
             return None
         version = entry.deck_version
-        return {"share_id": version.deck.share_id, "version": version.number}
+        deck = {"share_id": version.deck.share_id, "version": version.number}
+        if entry.tournament.status == Tournament.Status.REGISTRATION:  # still to play: judged under today's list
+            judged = deck_version_judged_now(version, format_key=entry.tournament.options.get("format"))
+            deck.update(legal=judged.legal, violations=judged.violations)
+        return deck
 
 
 class TableSerializer(serializers.ModelSerializer):
@@ -263,7 +289,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
             "create": TournamentCreateSerializer, "partial_update": TournamentConfigureSerializer,
             "register": RegisterSerializer, "report": ReportSerializer,
             "confirm": PlayerSerializer, "dispute": DisputeSerializer, "correct": CorrectSerializer,
-            "check_in": PlayerSerializer, "drop": PlayerSerializer, "cancel": ReasonSerializer, "seeds": SeedsSerializer,
+            "check_in": PlayerSerializer, "deck": DeckChangeSerializer, "drop": PlayerSerializer, "cancel": ReasonSerializer, "seeds": SeedsSerializer,
             "forbidden_pairs": ForbiddenPairsSerializer, "repair": RepairSerializer, "close_round": CloseRoundSerializer,
             "webhooks": WebhookSerializer, "start": RoundTimeSerializer, "next_round": RoundTimeSerializer,
         }.get(self.action, TournamentSerializer)
@@ -446,6 +472,17 @@ class TournamentViewSet(viewsets.GenericViewSet):
         entry.refresh_from_db()
         return Response(TournamentEntrySerializer(entry).data)
 
+    @extend_schema(request=DeckChangeSerializer, responses=TournamentEntrySerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def deck(self, request, slug=None):
+        """Before the start: bring another saved deck (legal in the tournament's format under the ban
+        list in effect), e.g. when a new ban list made yours illegal and check-in refuses it."""
+        data = self._body(DeckChangeSerializer)
+        entry = services.tournament_deck_change(
+            slug=slug, user=request.user, deck_share_id=data["deck"], player=data.get("player")
+        )
+        return Response(TournamentEntrySerializer(entry).data)
+
     @extend_schema(request=PlayerSerializer, responses=TournamentEntrySerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def drop(self, request, slug=None):
@@ -456,7 +493,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @extend_schema(responses=TournamentEntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, slug=None):
-        return Response(TournamentEntrySerializer(self._tournament(slug).entries.select_related("user", "deck_version__deck"), many=True).data)
+        return Response(TournamentEntrySerializer(self._tournament(slug).entries.select_related("user", "tournament", "deck_version__deck"), many=True).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("round", int), OpenApiParameter("status", str)], responses=TableSerializer(many=True)

@@ -28,7 +28,7 @@ from django.utils.module_loading import import_string
 from core.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
 from core.quotas import quota_check
 from core.slugs import slug_for
-from decks.selectors import deck_version_brought, deck_version_for_entry
+from decks.selectors import deck_version_brought, deck_version_for_entry, deck_version_judged_now
 from decks.services import deck_version_freeze
 from engines.chance import ChanceRequest, draw, seed_commitment
 from engines.registry import get_game
@@ -385,10 +385,9 @@ def tournament_register(
     if game.spec.needs_deck and not bot:
         if not deck_share_id:
             raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
-        deck_version = deck_version_freeze(
-            deck_version=deck_version_for_entry(share_id=deck_share_id, user=user),
-            purpose=f"tournament {tournament.slug}",
-        )
+        # Legal in the tournament's own deck format, under the ban list in effect now.
+        legal = deck_version_for_entry(share_id=deck_share_id, user=user, format_key=tournament.options.get("format"))
+        deck_version = deck_version_freeze(deck_version=legal, purpose=f"tournament {tournament.slug}")
     elif deck_share_id:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
     player = f"b{tournament.entries.filter(user__isnull=True).count() + 1}" if bot else f"u{user.pk}"
@@ -443,7 +442,34 @@ def check_in_refusal(*, tournament: Tournament, entry: TournamentEntry, now: dat
         return Conflict(f"check-in closed at {tournament.check_in_closes_at.isoformat()}", code="check_in/closed")
     if entry.status == TournamentEntry.Status.DROPPED:
         return Conflict(f"{entry.label} has dropped", code="player/already_dropped")
+    if entry.deck_version_id is not None:
+        judged = deck_version_judged_now(entry.deck_version, format_key=tournament.options.get("format"))
+        if not judged.legal:  # a ban list took effect since registration
+            return Rejected(
+                f"{entry.label}'s deck is not legal under the ban list in effect: bring a legal one "
+                "(POST .../deck/) and check in again",
+                code="check_in/deck_illegal",
+                violations=judged.violations,
+            )
     return None
+
+
+@transaction.atomic
+def tournament_deck_change(*, slug: str, user, deck_share_id: str, player: str | None = None) -> TournamentEntry:
+    """Before the start, a player brings another deck (a ban list made theirs illegal, or they
+    changed their mind): legal in the tournament's deck format now, frozen in this transaction, so a
+    refusal freezes nothing. The version it replaces stays frozen: it was entered."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_status(tournament, Tournament.Status.REGISTRATION)
+    entry = _entry_for(tournament, user, player)
+    if entry.deck_version_id is None:
+        raise Rejected("this entry plays without a deck", code="entry/deck_not_needed")
+    legal = deck_version_for_entry(
+        share_id=deck_share_id, user=entry.user, format_key=tournament.options.get("format")
+    )
+    entry.deck_version = deck_version_freeze(deck_version=legal, purpose=f"tournament {tournament.slug}")
+    entry.save(update_fields=["deck_version"])
+    return entry
 
 
 @transaction.atomic

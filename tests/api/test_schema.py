@@ -457,6 +457,8 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(alice, "post", "/api/tournaments/{slug}/open/", path=slug, status=200)
     call(bob, "post", "/api/tournaments/{slug}/register/", path=slug, status=201)
     call(bob, "post", "/api/tournaments/{slug}/check-in/", path=slug, status=200, data={})
+    # Rat-Snake is played without decks.
+    call(bob, "post", "/api/tournaments/{slug}/deck/", path=slug, status=422, data={"deck": "AbCdEfGhJk"})
     call(bob, "post", "/api/tournaments/{slug}/drop/", path=slug, status=200, data={})
     for bot in ("heuristic", "random"):
         player = call(
