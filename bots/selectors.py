@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from bots.models import Bot, BotSeat, BotVersion
 from core.errors import Forbidden, NotFound
+from matches.models import Match
 
 
 def bot_list(*, owner) -> QuerySet[Bot]:
@@ -54,3 +56,26 @@ def bot_stats(*, bot: Bot) -> dict[str, Any]:
         "moves": moves,
         "average_move_ms": round((totals["time"] or 0) / moves, 1) if moves else None,
     }
+
+
+def bot_matches_stalled(*, stalled_after: timedelta, now: datetime) -> list[int]:
+    """Running matches with uploaded bots whose log has not moved for `stalled_after`: the worker
+    playing them died, or their task was lost (a bot waiting on a person is asked again, harmlessly)."""
+    cutoff = now - stalled_after
+    return list(
+        Match.objects.filter(status=Match.Status.RUNNING, bot_seats__isnull=False)
+        .annotate(last_event_at=Max("events__created_at"))
+        .filter(Q(last_event_at__lte=cutoff) | Q(last_event_at__isnull=True, created_at__lte=cutoff))
+        .values_list("pk", flat=True)
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def bot_versions_unvalidated(*, stalled_after: timedelta, now: datetime) -> list[int]:
+    """Versions still validating `stalled_after` after their upload: their task was lost."""
+    return list(
+        BotVersion.objects.filter(status=BotVersion.Status.VALIDATING, created_at__lte=now - stalled_after)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )

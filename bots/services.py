@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -126,6 +127,19 @@ def bot_match_play(*, match_id: int) -> Match:
     started once, asked at each of its decisions, and its answer appended like a person's action.
     A crash, a timeout, garbage, an illegal action or a flood is a forfeit with the reason in the
     event; the bot's process is killed and the match goes on without it where the game allows."""
+    lock = f"snakepit/bots/playing/{match_id}"
+    # One player per match: a second task (a redelivery, the stalled sweep) leaves a match being
+    # played alone rather than starting every bot a second time. The lock outlives a dead worker
+    # by its timeout only.
+    if not cache.add(lock, secrets.token_hex(8), timeout=_setting("SNAKEPIT_BOTS_MATCH_LOCK_SECONDS", 3600)):
+        return match_get(match_id=match_id)
+    try:
+        return _play(match_id)
+    finally:
+        cache.delete(lock)
+
+
+def _play(match_id: int) -> Match:
     match = match_get(match_id=match_id)
     seats = {
         row.seat: row for row in BotSeat.objects.select_related("version__bot__account").filter(match=match)
@@ -221,13 +235,15 @@ def _runner(version: BotVersion, *, limits: SandboxLimits, overage_ms: int) -> S
 def bot_version_validate(*, version_id: int) -> BotVersion:
     """The version plays its game against itself (the game's least number of seats); a forfeit of any
     seat fails it, with the log saying why. A failed version never plays another match."""
-    version = BotVersion.objects.select_related("bot").get(pk=version_id)
+    version = BotVersion.objects.select_related("bot", "validation_match").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
         return version
-    game = get_game(version.bot.game)
-    match = bot_match_create(versions=[version] * game.spec.min_players, validation=True)
-    version.validation_match = match
-    version.save(update_fields=["validation_match"])
+    match = version.validation_match  # set when an earlier run was cut short: it is played on
+    if match is None:
+        game = get_game(version.bot.game)
+        match = bot_match_create(versions=[version] * game.spec.min_players, validation=True)
+        version.validation_match = match
+        version.save(update_fields=["validation_match"])
     bot_match_play(match_id=match.pk)
     rows = list(BotSeat.objects.filter(match=match).order_by("seat"))
     failed = [row for row in rows if row.forfeit_reason]

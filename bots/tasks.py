@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from datetime import timedelta
 
-from bots import services
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from bots import selectors, services
 
 
 @shared_task(acks_late=True)
@@ -15,3 +19,18 @@ def bot_version_validate(version_id: int) -> str:
 @shared_task(acks_late=True)
 def bot_match_play(match_id: int) -> int:
     return services.bot_match_play(match_id=match_id).pk
+
+
+@shared_task(acks_late=True)
+def bots_resume_stalled(*, now=None) -> dict[str, list[int]]:
+    """Beat runs this every minute: queue again the bot matches and validations whose worker died or
+    whose task was lost (a duplicate finds the match's lock taken, or the version judged, and stops)."""
+    now = now or timezone.now()
+    stalled_after = timedelta(seconds=getattr(settings, "SNAKEPIT_BOTS_STALLED_AFTER_SECONDS", 600))
+    versions = selectors.bot_versions_unvalidated(stalled_after=stalled_after, now=now)
+    for version_id in versions:
+        bot_version_validate.delay(version_id)
+    matches = selectors.bot_matches_stalled(stalled_after=stalled_after, now=now)
+    for match_id in matches:
+        bot_match_play.delay(match_id)
+    return {"versions": versions, "matches": matches}

@@ -230,6 +230,7 @@ CELERY_BEAT_SCHEDULE = {
     "matches-resume-stalled": {"task": "matches.tasks.matches_resume_stalled", "schedule": 60.0},
     "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
     "decks-ban-lists-apply": {"task": "decks.tasks.ban_lists_apply", "schedule": 60.0},
+    "bots-resume-stalled": {"task": "bots.tasks.bots_resume_stalled", "schedule": 60.0},
 }
 CELERY_TIMEZONE = "UTC"
 

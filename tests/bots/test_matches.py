@@ -91,3 +91,40 @@ def test_a_good_bot_beats_a_crashing_one_by_forfeit_and_the_match_finishes(autho
     seats = {row.seat: row for row in BotSeat.objects.filter(match=match)}
     assert seats[0].forfeit_reason == "" and seats[1].forfeit_reason == "crash"
     assert "the bot fell over" in seats[1].log
+
+
+def test_a_second_player_of_the_same_match_leaves_it_alone(author, bot_settings):
+    from django.core.cache import cache
+
+    version = upload(author, "rando", program("random_bot"))
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PASSED)
+    version.refresh_from_db()
+    match = bot_match_create(versions=[version, version])
+    head = match.events.count()
+    cache.add(f"snakepit/bots/playing/{match.pk}", "another worker", timeout=60)
+    try:
+        assert not bot_match_play(match_id=match.pk).is_finished
+        assert match.events.count() == head
+    finally:
+        cache.delete(f"snakepit/bots/playing/{match.pk}")
+    assert bot_match_play(match_id=match.pk).is_finished
+
+
+def test_the_sweep_resumes_lost_validations_and_stalled_bot_matches(author, bot_settings, eager_celery):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bots.tasks import bots_resume_stalled
+
+    lost = upload(author, "lost", program("random_bot"))  # its validation task never ran
+    played = upload(author, "played", program("random_bot"))
+    BotVersion.objects.filter(pk=played.pk).update(status=BotVersion.Status.PASSED)
+    played.refresh_from_db()
+    stalled = bot_match_create(versions=[played, played])  # its play task was lost
+    assert bots_resume_stalled(now=timezone.now()) == {"versions": [], "matches": []}  # not yet overdue
+    resumed = bots_resume_stalled(now=timezone.now() + timedelta(hours=1))
+    assert resumed["versions"] == [lost.pk] and stalled.pk in resumed["matches"]
+    lost.refresh_from_db()
+    stalled.refresh_from_db()
+    assert lost.status == BotVersion.Status.PASSED and stalled.is_finished
