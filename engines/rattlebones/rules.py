@@ -13,6 +13,7 @@ docs/games/rattlebones.md lists every reading of an unclear sentence made here.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import product, repeat
@@ -22,6 +23,7 @@ from typing import Any
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
+from engines.playout import _Draws
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlebones.bots import HeuristicBot
 from engines.rattlebones.catalogue import (
@@ -212,55 +214,117 @@ class Rattlebones(Game[RattlebonesState]):
         logs with those of the protocol path."""
         # An event is made as `engines.playout` makes one: its fields written into the instance dict.
         append, new = log.append, object.__new__
+        # The usual roll, one d6, is drawn here as `_Draws` draws it (the HMAC of the first block from
+        # the match's padded-key hash states, one word, the rejection test); a rejected word, about one
+        # draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
+        hmac_states = (draws.inner, draws.outer) if type(draws) is _Draws else None
         for seq in range(len(log) + 1, max_events + 1):
             phase = state.phase
-            if phase not in PHASE_ACTIONS:
-                if phase == OVER:
-                    return log
-                if phase == DICE:
-                    outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
+            if phase == USE_DIE:
+                actions = state.legal_cache
+                if actions is None:
+                    actions = _legal(state)
+                count = len(actions)
+                if not count:
+                    raise ValueError("a bot was asked to act with no legal action")
+                bits = count.bit_length()
+                index = getrandbits(bits)
+                while index >= count:
+                    index = getrandbits(bits)
+                action = actions[index]
+                event = new(Event)
+                fields = event.__dict__
+                fields["kind"] = "action"
+                fields["payload"] = action
+                fields["seat"] = state.player
+                append(event)
+                state.legal_cache = None
+                _use_die(state, action)
+            elif phase == ROLL:
+                actions = _ROLL_ACTIONS[min(state.gold[state.player], 2)]  # as `_legal` lists them
+                count = len(actions)
+                bits = count.bit_length()
+                index = getrandbits(bits)
+                while index >= count:
+                    index = getrandbits(bits)
+                action = actions[index]
+                event = new(Event)
+                fields = event.__dict__
+                fields["kind"] = "action"
+                fields["payload"] = action
+                fields["seat"] = state.player
+                append(event)
+                state.legal_cache = None
+                dice = action["dice"]
+                if len(dice) == 1:  # `_roll`'s usual turn, in place
+                    die = dice[0]
+                    state.rolled |= 1 << die
+                    state.to_roll = _ONE_DIE[die]
+                    state.phase = DICE
+                else:
+                    _roll(state, dice)
+            elif phase == DICE:
+                to_roll = state.to_roll
+                if hmac_states is not None and len(to_roll) == 1 and not state.showing:
+                    inner = hmac_states[0].copy()
+                    inner.update(b"snakepit/v1/%d/0" % seq)
+                    outer = hmac_states[1].copy()
+                    outer.update(inner.digest())
+                    word = _FIRST_WORD(outer.digest())[0]
+                    if word < _D6_LIMIT:
+                        side = word % 6
+                        outcome = {"dice": [side + 1]}
+                    else:
+                        outcome = draws(seq, _DICE_ROLLS[1])
+                        side = outcome["dice"][0] - 1
                     event = new(Event)
                     fields = event.__dict__
                     fields["kind"] = "chance"
                     fields["payload"] = outcome
                     fields["seat"] = None
                     append(event)
-                    state.legal_cache = None
-                    _dice_rolled(state, outcome["dice"])
-                else:
-                    outcome = draws(seq, self.chance_request(state))
-                    append(Event("chance", outcome, None))
-                    state.legal_cache = None
-                    self.apply_chance(state, outcome)
-                continue
-            if phase == ROLL:
-                actions = _ROLL_ACTIONS[min(state.gold[state.player], 2)]  # as `_legal` lists them
-            else:
-                actions = state.legal_cache
-                if actions is None:
-                    actions = _legal(state)
-            count = len(actions)
-            if not count:
-                raise ValueError("a bot was asked to act with no legal action")
-            bits = count.bit_length()
-            index = getrandbits(bits)
-            while index >= count:
+                    # `_dice_rolled`'s usual turn, in place
+                    die = to_roll[0]
+                    state.showing = _SHOWING[die][side]
+                    state.to_roll = ()
+                    state.phase = USE_DIE
+                    uses = _uses(state, die, side)
+                    if len(uses) == 1:
+                        state.legal_cache = None
+                        _use_die(state, uses[0])
+                    else:
+                        state.legal_cache = uses
+                    continue
+                outcome = draws(seq, _DICE_ROLLS[len(to_roll)])
+                event = new(Event)
+                fields = event.__dict__
+                fields["kind"] = "chance"
+                fields["payload"] = outcome
+                fields["seat"] = None
+                append(event)
+                state.legal_cache = None
+                _dice_rolled(state, outcome["dice"])
+            elif phase == OVER:
+                return log
+            elif phase == DOUBLE:
+                actions = _legal(state)
+                count = len(actions)
+                if not count:
+                    raise ValueError("a bot was asked to act with no legal action")
+                bits = count.bit_length()
                 index = getrandbits(bits)
-            action = actions[index]
-            event = new(Event)
-            fields = event.__dict__
-            fields["kind"] = "action"
-            fields["payload"] = action
-            fields["seat"] = state.player
-            append(event)
-            state.legal_cache = None
-            if phase == USE_DIE:
-                _use_die(state, action)
-            elif phase == ROLL:
-                _roll(state, action["dice"])
-            else:
+                while index >= count:
+                    index = getrandbits(bits)
+                action = actions[index]
+                append(Event("action", action, state.player))
+                state.legal_cache = None
                 _double(state, action["die"])
                 _next_player(state)
+            else:
+                outcome = draws(seq, self.chance_request(state))
+                append(Event("chance", outcome, None))
+                state.legal_cache = None
+                self.apply_chance(state, outcome)
         if state.phase == OVER:
             return log
         raise RuntimeError(f"{SPEC.key}: no end after {max_events} events")
@@ -695,6 +759,8 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
 
 
 _SHOWING = tuple(tuple(((die, side),) for side in range(6)) for die in range(C.dice))
+_FIRST_WORD = struct.Struct(">Q").unpack_from
+_D6_LIMIT = 2**64 - 2**64 % 6  # a word at or above it is rejected (engines.chance.draw)
 
 
 def _one_way(state: RattlebonesState) -> None:
