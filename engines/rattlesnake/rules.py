@@ -133,11 +133,11 @@ class Rattlesnake(Game[RattlesnakeState]):
     def decide(self, state: RattlesnakeState) -> Decision:
         phase = state.phase
         if phase == MAIN:
-            return _TURN[state.active, MAIN]
+            return _MAIN_TURNS[state.active]
         if phase == DEFEND:
-            return _TURN[1 - state.active, DEFEND]
+            return _DEFEND_TURNS[1 - state.active]
         if phase == REVEAL:
-            return _response(state.window, REVEAL)
+            return _REVEAL_WINDOWS.get(state.window) or _response(state.window, REVEAL)
         if phase == RESPOND:
             return _response(frozenset({1 - state.stack[-1].seat}), RESPOND)
         return _FIXED[phase]
@@ -326,6 +326,8 @@ class Rattlesnake(Game[RattlesnakeState]):
 
 # Decisions are values: the few a match can reach are made once and shared.
 _TURN = {(seat, prompt): Decision.turn(seat, prompt) for seat in (0, 1) for prompt in (MAIN, DEFEND)}
+_MAIN_TURNS = (_TURN[0, MAIN], _TURN[1, MAIN])  # by seat: no key to build on every event
+_DEFEND_TURNS = (_TURN[0, DEFEND], _TURN[1, DEFEND])
 _FIXED = {phase: Decision.chance(phase) for phase in CHANCE_PHASES}
 _FIXED[OVER] = Decision.over()
 _PISTOL = ChanceRequest.choice(PISTOL, size=2)
@@ -592,6 +594,8 @@ _WINDOWS = {
 
 # A window once a seat in it (or not in it) has passed.
 _PASSED = {(window, seat): window - {seat} for window in _WINDOWS.values() for seat in (0, 1)}
+# The decision of each window a reveal can open (asked on every event while it is open).
+_REVEAL_WINDOWS = {window: Decision.response(window, REVEAL) for window in _WINDOWS.values() if window}
 
 
 def _reveal(state: RattlesnakeState) -> None:
