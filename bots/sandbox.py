@@ -1,8 +1,12 @@
 """Running an uploaded bot: a subprocess speaking JSON lines, fenced in on a plain Linux box.
 
 What the fence is made of:
-- `unshare -Urn`: a new user namespace and a new network namespace. The network namespace has only
-  a loopback interface that is down, so the bot can reach no address at all, 127.0.0.1 included.
+- `unshare -Urnm`: new user, network and mount namespaces. The network namespace has only a loopback
+  interface that is down, so the bot can reach no address at all, 127.0.0.1 included. In the mount
+  namespace, small private tmpfs mounts cover /run, /tmp, /var/tmp and /dev/shm, so the Unix sockets
+  of the host's services (a database's, which a network namespace does not stop) and the shared
+  scratch space are out of sight; then every capability is dropped (`setpriv`), so the bot cannot
+  undo the mounts.
 - A fresh user id per bot process (when the worker runs as root): the bot cannot signal, trace or
   read the files of the worker or of any other bot, and `RLIMIT_NPROC`, which counts the processes
   of a user id, caps its own processes only (a fork bomb stops at the cap). The id also lets the end
@@ -15,9 +19,10 @@ What the fence is made of:
   flood; at the end the process group (and every process of its user id) is killed.
 
 What it does NOT protect against, and how production should harden it (docs/bots.md says the same):
-- The bot still sees the host's file system with the rights of an unknown user: it can read
-  whatever is world-readable and write where the world may (/tmp, /dev/shm). Harden with a mount
-  namespace and a read-only root (nsjail, bubblewrap) or a dedicated user on a dedicated machine.
+- The bot still sees the rest of the host's file system with the rights of an unknown user: it can
+  read whatever is world-readable (the code, not the worker's environment) and write wherever the
+  world may outside the covered directories. Harden with a read-only root and only the scratch
+  directory mounted (nsjail, bubblewrap), or a dedicated machine holding nothing else.
 - There is no system call filter: every kernel interface reachable from an unprivileged user
   namespace is reachable, so a kernel bug there is the bot's to use. Harden with seccomp (nsjail's
   policies) or gVisor.
@@ -50,6 +55,19 @@ from bots.protocol import BotFault
 _UID_BASE, _UID_SPAN = 1_000_000_000, 500_000_000
 _STDERR_KEPT = 64 * 1024  # the tail of a bot's stderr kept for its log
 
+# Run inside the new namespaces, as the namespace's root, before the bot: open the bot's file (by the
+# working directory, which the mounts below cover), hide the host's sockets and shared scratch space
+# (/run holds the database's and other services' Unix sockets, which no network namespace stops)
+# behind small private tmpfs mounts, then drop every capability for good and start the bot. Any
+# failure stops the bot before it runs (status 97).
+_FENCE = (
+    "exec 3<bot.py || exit 97; "
+    "for dir in /run /var/run /tmp /var/tmp /dev/shm; do "
+    '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; fi; '
+    "done; "
+    'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u /dev/fd/3'
+)
+
 
 @dataclass(frozen=True)
 class SandboxLimits:
@@ -74,12 +92,22 @@ _namespaces_work: bool | None = None
 
 
 def namespaces_available() -> bool:
-    """Whether `unshare -Urn` works here, for the user a bot runs as (asked once per process)."""
+    """Whether the fence (`unshare -Urnm`, then `mount` and `setpriv`) works here, for the user a bot
+    runs as (asked once per process)."""
     global _namespaces_work
     if _namespaces_work is None:
         try:
             probe = subprocess.run(
-                ["unshare", "-Urn", "--", _python(), "-I", "-S", "-c", "pass"],
+                [
+                    "unshare",
+                    "-Urnm",
+                    "--",
+                    "/bin/sh",
+                    "-c",
+                    _FENCE.replace("bot.py", "/dev/null"),
+                    "fence",
+                    _python(),
+                ],
                 **_identity(_fresh_uid()),
                 capture_output=True,
                 timeout=10,
@@ -97,7 +125,7 @@ def sandbox_check() -> None:
     to run without the fence."""
     if not namespaces_available() and not getattr(settings, "SNAKEPIT_BOTS_ALLOW_UNSANDBOXED", False):
         raise SandboxUnavailable(
-            "this server cannot create user and network namespaces (unshare -Urn), so it does not run "
+            "this server cannot create user, network and mount namespaces (unshare -Urnm), so it does not run "
             "uploaded bots; SNAKEPIT_BOTS_ALLOW_UNSANDBOXED allows them without (development only)"
         )
 
@@ -162,7 +190,7 @@ class SandboxedBot:
         self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
         command = [_python(), "-I", "-S", "-u", "bot.py"]
         if self.sandboxed:
-            command = ["unshare", "-Urn", "--", *command]
+            command = ["unshare", "-Urnm", "--", "/bin/sh", "-c", _FENCE, "fence", _python()]
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -259,18 +287,13 @@ class SandboxedBot:
                 # A child that left the group with setsid is still the bot's user's: kill(-1) as that
                 # user reaches every process it owns and nothing else. Swept a few times over, since a
                 # fork bomb may fork between two sweeps (and the dead linger as zombies until reaped).
-                subprocess.run(
-                    [
-                        "sh",
-                        "-c",
-                        "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done",
-                    ],
-                    **_identity(self.uid),
-                    capture_output=True,
-                    timeout=10,
-                    check=False,
-                    env=_environment(Path("/")),
-                )
+                try:
+                    subprocess.run(
+                        ["sh", "-c", "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done"],
+                        **_identity(self.uid), capture_output=True, timeout=10, check=False, env=_environment(Path("/")),
+                    )  # fmt: skip
+                except (OSError, subprocess.SubprocessError):
+                    pass  # (bounded at 10 s) the directory is removed below all the same
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
                     try:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 import time
 from pathlib import Path
 
@@ -161,3 +163,32 @@ def test_faults_are_named(name, reason):
     finally:
         bot.close()
     assert caught.value.reason == reason
+
+
+def test_the_hosts_unix_sockets_and_shared_tmp_are_out_of_sight():
+    marker = Path(tempfile.mkdtemp(prefix="snakepit-marker-", dir="/tmp")) / "marker"
+    marker.parent.chmod(0o755)
+    marker.write_text("host")
+    marker.chmod(0o644)
+    socket_dir = Path(tempfile.mkdtemp(prefix="snakepit-socket-", dir="/tmp"))
+    socket_dir.chmod(0o755)
+    try:
+        seen = _peek(marker, socket_dir)
+    finally:
+        shutil.rmtree(marker.parent)
+        shutil.rmtree(socket_dir)
+    assert "marker: hidden" in seen
+    assert "socket: refused" in seen
+    assert "capabilities: 0000000000000000" in seen
+    assert "umount: refused" in seen
+
+
+def _peek(marker: Path, socket_dir: Path) -> str:
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(socket_dir / "service.sock"))
+        (socket_dir / "service.sock").chmod(0o777)  # as world-connectable as a database's socket
+        listener.listen()
+        source = program("peek", MARKER=repr(str(marker)), SOCKET=repr(str(socket_dir / "service.sock")))
+        with SandboxedBot(source=source, limits=LIMITS) as bot:
+            bot.ask(message_line(), deadline_ms=3000)
+            return bot.stderr_tail()
