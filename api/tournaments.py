@@ -45,7 +45,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "game", "options", "format", "config", "seats_per_match", "result_mode", "seeding",
+            "slug", "name", "game", "options", "format", "config", "seats_per_match", "result_mode", "rounds_start", "seeding",
             "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "seed_commitment", "status",
             "organiser", "summary", "tiebreaks", "created_at", "started_at", "finished_at",
         ]
@@ -73,6 +73,10 @@ class TournamentCreateSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default=Tournament.Seeding.RANDOM)
     registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
     check_in_required = serializers.BooleanField(default=False)
+    rounds_start = serializers.ChoiceField(
+        choices=Tournament.RoundsStart.choices, default=Tournament.RoundsStart.AT_ONCE,
+        help_text='Snakepit play: "on_organiser" holds each paired round until the organiser starts it, so it can be re-paired.',
+    )
 
 
 class TournamentConfigureSerializer(serializers.Serializer):
@@ -86,6 +90,7 @@ class TournamentConfigureSerializer(serializers.Serializer):
     check_in_required = serializers.BooleanField(required=False)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    rounds_start = serializers.ChoiceField(choices=Tournament.RoundsStart.choices, required=False)
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -375,12 +380,20 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @extend_schema(request=RepairSerializer, responses={201: RecordedEventSerializer})
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/repair", permission_classes=[permissions.IsAuthenticated])
     def repair(self, request, slug=None, round_number=None):
-        """Re-pair or swap players of the latest round before any result, with a reason (tables at a table only)."""
+        """Re-pair or swap players of the latest round before it starts, with a reason (Swiss and pods;
+        on Snakepit only while a round of an "on_organiser" tournament waits for its start)."""
         data = self._body(RepairSerializer)
         event = services.tournament_round_repair(
             slug=slug, user=request.user, round_number=int(round_number), tables=data["tables"], byes=data["byes"], reason=data["reason"]
         )
         return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/start", permission_classes=[permissions.IsAuthenticated])
+    def start_round(self, request, slug=None, round_number=None):
+        """Start a paired round's Snakepit matches (tournaments whose `rounds_start` is "on_organiser")."""
+        started = services.tournament_round_start(slug=slug, user=request.user, round_number=int(round_number))
+        return Response({"started": started})
 
     @extend_schema(request=CloseRoundSerializer, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/close", permission_classes=[permissions.IsAuthenticated])

@@ -33,6 +33,10 @@ class Tournament(models.Model):
         SNAKEPIT = "snakepit", "played on Snakepit"
         TABLE = "table", "played at a table and reported"
 
+    class RoundsStart(models.TextChoices):
+        AT_ONCE = "at_once", "a round's Snakepit matches start as it is paired"
+        ON_ORGANISER = "on_organiser", "a paired round waits for the organiser to start it (and may be re-paired until then)"
+
     class Seeding(models.TextChoices):
         MANUAL = "manual"
         RANDOM = "random"
@@ -47,6 +51,7 @@ class Tournament(models.Model):
     config = models.JSONField(default=dict, help_text="Resolved format options (see /api/tournament-formats/).")
     seats_per_match = models.PositiveSmallIntegerField(default=2)
     result_mode = models.CharField(max_length=10, choices=ResultMode.choices, default=ResultMode.SNAKEPIT)
+    rounds_start = models.CharField(max_length=12, choices=RoundsStart.choices, default=RoundsStart.AT_ONCE)
     seeding = models.CharField(max_length=12, choices=Seeding.choices, default=Seeding.RANDOM)
     registration_cap = models.PositiveIntegerField(null=True, blank=True)
     check_in_required = models.BooleanField(default=False)

@@ -21,7 +21,7 @@ from tournaments.formats.lifecycle_state import Table
 from tournaments.models import Tournament, TournamentEntry, TournamentEvent
 
 # Facts of the service's own, kept in the same log but not part of the reducer's vocabulary.
-SERVICE_KINDS = frozenset({"registration_opened", "match_created", "seeds_set", "round_closed", "cancelled"})
+SERVICE_KINDS = frozenset({"registration_opened", "match_created", "seeds_set", "round_closed", "round_started", "cancelled"})
 
 # The entry status each reducer event leaves its player in.
 ENTRY_STATUS = {

@@ -233,6 +233,7 @@ def tournament_create(
     seeding: str = Tournament.Seeding.RANDOM,
     registration_cap: int | None = None,
     check_in_required: bool = False,
+    rounds_start: str = Tournament.RoundsStart.AT_ONCE,
 ) -> Tournament:
     """A draft tournament of any registered game in any format; nothing is open yet."""
     game, resolved, seats = game_setup(game_key=game_key, options=options, seats=seats_per_match)
@@ -249,6 +250,8 @@ def tournament_create(
         raise Rejected(f"result mode is one of {', '.join(Tournament.ResultMode.values)}", code="tournament/bad_result_mode")
     if seeding not in Tournament.Seeding.values:
         raise Rejected(f"seeding is one of {', '.join(Tournament.Seeding.values)}", code="tournament/bad_seeding")
+    if rounds_start not in Tournament.RoundsStart.values:
+        raise Rejected(f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}", code="tournament/bad_rounds_start")
     slug = slug or slug_for(
         name, taken=lambda candidate: Tournament.objects.filter(slug=candidate).exists(), prefix="tournament"
     )
@@ -263,12 +266,12 @@ def tournament_create(
     return Tournament.objects.create(
         slug=slug, name=name, game=game.spec.key, options=resolved, format=format, config=dict(spec.config),
         seats_per_match=seats, result_mode=result_mode, seeding=seeding, registration_cap=registration_cap,
-        check_in_required=check_in_required, organiser=organiser,
+        check_in_required=check_in_required, rounds_start=rounds_start, organiser=organiser,
     )
 
 
 CONFIGURABLE = ("name", "options", "config", "seats_per_match", "result_mode", "seeding", "registration_cap",
-                "check_in_required", "check_in_opens_at", "check_in_closes_at")
+                "check_in_required", "check_in_opens_at", "check_in_closes_at", "rounds_start")
 
 
 @transaction.atomic
@@ -300,6 +303,8 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
         except FormatError as error:
             raise _refusal(error) from None
         changes.update(options=resolved, seats_per_match=seats, config=dict(spec.config))
+    if changes.get("rounds_start", tournament.rounds_start) not in Tournament.RoundsStart.values:
+        raise Rejected(f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}", code="tournament/bad_rounds_start")
     for field, value in changes.items():
         setattr(tournament, field, value)
     if tournament.check_in_opens_at and tournament.check_in_closes_at and tournament.check_in_closes_at <= tournament.check_in_opens_at:
@@ -604,15 +609,63 @@ def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None) 
     if ends_at is not None:
         paired["ends_at"] = ends_at.isoformat()
     change.append(paired, actor=user)
-    if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
-        for table in paired["tables"]:
-            # A table decided at pairing (a forfeit for a dropped player) plays no match.
-            if lifecycle.table(change.state, table["match_key"])["status"] != "decided":
-                _start_game(change, table["match_key"], table["players"], game_number=1)
+    if _waits_for_organiser(tournament) is False:
+        _round_matches_start(change, paired["round"])
     webhooks_notify(
         tournament, "round_paired",
         {"round": paired["round"], "stage": paired["stage"], "tables": paired["tables"], "byes": paired["byes"], "ends_at": paired.get("ends_at")},
     )
+
+
+def _waits_for_organiser(tournament: Tournament) -> bool | None:
+    """Whether a paired round's Snakepit matches wait for the organiser's start; None when the
+    tournament is played at tables (no matches at all)."""
+    if tournament.result_mode != Tournament.ResultMode.SNAKEPIT:
+        return None
+    return tournament.rounds_start == Tournament.RoundsStart.ON_ORGANISER
+
+
+def _round_started(tournament: Tournament, round_number: int) -> bool:
+    return tournament.events.filter(kind="round_started", payload__round=round_number).exists()
+
+
+def _round_matches_start(change: _Change, round_number: int) -> None:
+    """Start the first game of each of the round's tables as they stand now (after any re-pairing).
+    A table already decided (a dropped player's forfeit) plays no match; a player who dropped from
+    a pod before the start forfeits their seat at once, as they would have mid-game."""
+    dropped = change.state.dropped_set
+    for table in lifecycle.pending_tables(change.state):
+        if table["round"] != round_number:
+            continue
+        match = _start_game(change, table["match_key"], table["players"], game_number=1)
+        for seat, player in enumerate(table["players"]):
+            if player in dropped:
+                match_forfeit(match_id=match.pk, seat=seat, reason="dropped from the tournament")
+
+
+@transaction.atomic
+def tournament_round_start(*, slug: str, user, round_number: int) -> list[str]:
+    """The organiser starts a paired round of a tournament whose rounds wait for them
+    (`rounds_start` "on_organiser"): its Snakepit matches are created now, so until this moment
+    the round can still be re-paired. Returns the keys of the tables whose matches started."""
+    tournament = tournament_get(slug=slug, for_update=True)
+    _require_organiser(tournament, user)
+    _require_status(tournament, Tournament.Status.RUNNING)
+    if not _waits_for_organiser(tournament):
+        raise Conflict(
+            "this tournament's rounds start as they are paired (rounds_start at_once, or played at tables)",
+            code="round/starts_when_paired",
+        )
+    change = _Change(tournament)
+    rounds = change.state.rounds
+    if not rounds or rounds[-1].round != round_number:
+        raise Conflict(f"only the latest round ({rounds[-1].round if rounds else 0}) can be started", code="round/not_latest")
+    if _round_started(tournament, round_number):
+        raise Conflict(f"round {round_number} has started already", code="round/already_started")
+    change.append({"kind": "round_started", "round": round_number}, actor=user)
+    _round_matches_start(change, round_number)
+    change.project()
+    return [link.match_key for link in change.tournament.matches.filter(match_key__in=rounds[-1].match_keys)]
 
 
 def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:
@@ -791,14 +844,21 @@ def tournament_forbidden_pairs_set(*, slug: str, user, pairs: list[list[str]]) -
 
 @transaction.atomic
 def tournament_round_repair(*, slug: str, user, round_number: int, tables: list[list[str]], byes: list[str], reason: str):
-    """The organiser re-pairs (or swaps players of) the latest round before any table has a result,
-    with a reason; the tables keep their keys, in order. Snakepit rounds start their matches as they
-    are paired, so only rounds played at tables can be re-paired."""
+    """The organiser re-pairs (or swaps players of) the latest round before it starts, with a
+    reason; the tables keep their keys, in order. At a table the round starts with its first
+    report; on Snakepit it starts with its matches, which is at pairing unless the tournament's
+    rounds wait for the organiser (`rounds_start` "on_organiser")."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.RUNNING)
-    if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
-        raise Conflict("this round's Snakepit matches started when it was paired", code="round/already_started")
+    waits = _waits_for_organiser(tournament)
+    if waits is False:
+        raise Conflict(
+            "this round's Snakepit matches started when it was paired; set rounds_start to on_organiser to re-pair before starting",
+            code="round/already_started",
+        )
+    if waits and _round_started(tournament, round_number):
+        raise Conflict(f"round {round_number} has started: its Snakepit matches are under way", code="round/already_started")
     change = _Change(tournament)
     rounds = change.state.rounds
     if not rounds or rounds[-1].round != round_number:

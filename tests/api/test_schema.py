@@ -435,6 +435,7 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(alice, "post", "/api/tournaments/{slug}/rounds/{round_number}/repair/", path=round_two, status=422, data=swap)
     close = {"rule": "draw"}
     call(alice, "post", "/api/tournaments/{slug}/rounds/{round_number}/close/", path=round_two, status=409, data=close)
+    call(alice, "post", "/api/tournaments/{slug}/rounds/{round_number}/start/", path=round_two, status=409)
     call(alice, "post", "/api/tournaments/{slug}/seeds/", path=slug, status=409, data={"order": ["bob"]})
     call(alice, "post", "/api/tournaments/{slug}/cancel/", path=slug, status=200, data={"reason": "rained off"})
     draft = call(alice, "post", "/api/tournaments/", status=201, data={"name": "Draft", "game": "rat-snake", "format": "swiss"})
