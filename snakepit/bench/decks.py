@@ -1,6 +1,7 @@
 """Rag'n'Guns deck checks per second: the validator alone (engines/ragnguns/bench.py), then the same
 decks POSTed as JSON to /api/ragnguns/deck-checks/ through Django's test Client, in process (parsing,
-the view, serialising; no server, no socket). Neither touches the database."""
+the view, serialising; no server, no socket). Neither writes; the API reads the ban lists in effect
+once, then from the cache."""
 
 from __future__ import annotations
 
