@@ -5,7 +5,10 @@ TRF follows the FIDE Tournament Report File format of 2016 (TRF16): a header of 
 and one fixed-column `001` line per player, whose round blocks are ten characters each from column
 92: two spaces, the opponent's start number (4), a space, the colour (w, b or -), a space, the
 result: 1 = 0 win, draw, loss; + and - forfeits; U the pairing-allocated bye; H a half-point bye; Z
-a zero-point bye (a round missed or after a withdrawal). Seat 0 of a table is White.
+a zero-point bye (a round missed or after a withdrawal). Seat 0 of a table is White. The rating
+column holds, when the players were seeded by rating, the rating the seeding used (the ladders'
+ordinal, rounded: not a FIDE Elo); the `132` line dates each round by its start (the organiser's
+start of a held round, otherwise its pairing), in UTC.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from tournaments.formats.lifecycle_formats import swiss_total
@@ -61,6 +65,27 @@ def _trf_result(table, player: str) -> tuple[str, str, str]:
     return opponent, colour, "1" if mine < theirs else "=" if mine == theirs else "0"
 
 
+def _trf_rating(rating) -> str:
+    """A rating as TRF's four digits, blank when there is none or it does not fit."""
+    if isinstance(rating, bool) or not isinstance(rating, (int, float)) or not 0 <= round(rating) <= 9999:
+        return ""
+    return str(round(rating))
+
+
+def _round_dates(tournament: Tournament) -> dict[int, datetime]:
+    """Each main-stage round's start, in UTC: its `round_started` (a held round) or else its first
+    pairing (a re-pairing does not move it)."""
+    paired: dict[int, datetime] = {}
+    started: dict[int, datetime] = {}
+    events = tournament.events.filter(kind__in=("round_paired", "round_started")).order_by("seq")
+    for kind, payload, created in events.values_list("kind", "payload", "created_at"):
+        if kind == "round_started":
+            started.setdefault(payload["round"], created)
+        elif payload.get("stage", "main") == "main":
+            paired.setdefault(payload["round"], created)
+    return {n: started.get(n, at).astimezone(UTC) for n, at in paired.items()}
+
+
 def tournament_trf(tournament: Tournament, standings: list[dict]) -> str:
     """The Swiss as a TRF16 file (`standings`: the stored rows, ranked)."""
     state = tournament_head(tournament).state
@@ -79,6 +104,8 @@ def tournament_trf(tournament: Tournament, standings: list[dict]) -> str:
             t = state.tables[index[key]]
             for p in t.players:
                 where[r.round, p] = t
+    started = tournament.events.filter(kind="started").first()
+    ratings = (started.payload.get("ratings") or {}) if started else {}
     lines = [
         f"012 {tournament.name}",
         "022 Snakepit",
@@ -89,11 +116,14 @@ def tournament_trf(tournament: Tournament, standings: list[dict]) -> str:
         f"102 {tournament.organiser.get_username()}",
         f"XXR {swiss_total(state)}",
     ]
+    if rounds:
+        dates = _round_dates(tournament)
+        lines.append(f"{'132':<89}" + "".join(f"  {dates[r.round]:%y/%m/%d}" if r.round in dates else " " * 10 for r in rounds))
     for p in players:
         row = row_of.get(p, {})
         points = float(row.get("points") or 0.0)
-        # Sex, title, rating, federation, FIDE id and birth date are not known here: left blank.
-        line = f"001 {start[p]:4d} {'':1}{'':3} {names.get(p, p)[:33]:<33} {'':4} {'':3} {'':11} {'':10} {points:4.1f} {row.get('rank', 0):4d}"
+        # Sex, title, federation, FIDE id and birth date are not known here: left blank.
+        line = f"001 {start[p]:4d} {'':1}{'':3} {names.get(p, p)[:33]:<33} {_trf_rating(ratings.get(p)):>4} {'':3} {'':11} {'':10} {points:4.1f} {row.get('rank', 0):4d}"
         for r in rounds:
             block = "0000 - Z"
             table = where.get((r.round, p))

@@ -569,6 +569,11 @@ def tournament_start(*, slug: str, user, ends_at: datetime | None = None) -> Tou
     change = _Change(tournament)
     players = [entry.player for entry in _seed_order(tournament, entries, change.seq)]
     started = {"kind": "started", "players": players, "seeding": tournament.seeding}
+    if tournament.seeding == Tournament.Seeding.RATING:
+        # The ratings the order came from, kept with it: they move afterwards, and the TRF export
+        # reports the ones the seeding used.
+        by_entry = _ratings(tournament, entries)
+        started["ratings"] = {entry.player: round(by_entry[entry.pk], 2) for entry in entries if entry.pk in by_entry}
     if tournament.seed:
         started["seed"] = bytes(tournament.seed).hex()  # the reveal: SHA-256 of it is the commitment
     change.append(started, actor=user)

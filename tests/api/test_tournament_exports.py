@@ -6,9 +6,15 @@ from __future__ import annotations
 import csv
 import io
 import random
+from datetime import UTC, timedelta
+from unittest import mock
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
+
+from tournaments.models import TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +95,60 @@ def test_a_swiss_exports_as_trf16_with_fixed_columns(organiser, django_user_mode
                 assert {block[7] + mirror[7]} <= {"10", "01", "==", "+-", "-+"}
     bracket = post(organiser, "/api/tournaments/", {"name": "Cup", "game": "rat-snake", "format": "single_elimination"})["slug"]
     assert organiser.get(f"/api/tournaments/{bracket}/export/trf/").json()["code"] == "export/not_swiss"
+
+
+def trf_lines(organiser, slug):
+    return organiser.get(f"/api/tournaments/{slug}/export/trf/").content.decode().splitlines()
+
+
+def test_trf_dates_each_round_by_its_start_on_the_132_line(organiser, django_user_model, client_for):
+    slug = post(organiser, "/api/tournaments/", {"name": "Dated", "game": "rat-snake", "format": "swiss", "result_mode": "table", "config": {"rounds": 2}})["slug"]
+    post(organiser, f"/api/tournaments/{slug}/open/")
+    for name in ("d1", "d2", "d3", "d4"):
+        post(client_for(django_user_model.objects.create_user(name)), f"/api/tournaments/{slug}/register/")
+    first, second = timezone.now() - timedelta(days=5), timezone.now() - timedelta(days=2, hours=1)
+    for round_number, day in ((1, first), (2, second)):
+        with mock.patch("django.utils.timezone.now", return_value=day):
+            post(organiser, f"/api/tournaments/{slug}/{'start' if round_number == 1 else 'next-round'}/")
+        for table in organiser.get(f"/api/tournaments/{slug}/tables/", {"status": "open"}).json():
+            post(organiser, f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/", {"ranks": [1, 2], "reason": "r"})
+    post(organiser, f"/api/tournaments/{slug}/next-round/")
+    lines = trf_lines(organiser, slug)
+    (dates,) = [line for line in lines if line.startswith("132")]
+    assert lines.index(dates) < next(k for k, line in enumerate(lines) if line.startswith("001"))
+    assert dates[:89].strip() == "132" and len(dates) == 89 + 10 * 2
+    blocks = [dates[89 + 10 * k: 99 + 10 * k] for k in range(2)]
+    assert blocks == [f"  {day.astimezone(UTC):%y/%m/%d}" for day in (first, second)]
+    assert all(line[48:52] == "    " for line in lines if line.startswith("001"))  # not seeded by rating
+
+
+def ratings_for_test(*, game_key, user_ids):
+    """The seeding's rating source in the test below: a rating per username, none for x9."""
+    users = get_user_model().objects.filter(pk__in=user_ids)
+    return {user.pk: RATINGS[user.username] for user in users if user.username in RATINGS}
+
+
+RATINGS = {"r0": 21.374, "r1": 35.5, "r2": -3.0}
+
+
+def test_trf_reports_the_ratings_the_seeding_used(organiser, django_user_model, client_for, settings):
+    settings.SNAKEPIT_SEEDING_RATINGS = "tests.api.test_tournament_exports.ratings_for_test"
+    slug = post(organiser, "/api/tournaments/", {"name": "Rated", "game": "rat-snake", "format": "swiss", "result_mode": "table", "seeding": "rating"})["slug"]
+    post(organiser, f"/api/tournaments/{slug}/open/")
+    for name in ("r0", "r1", "r2", "x9"):
+        post(client_for(django_user_model.objects.create_user(name)), f"/api/tournaments/{slug}/register/")
+    post(organiser, f"/api/tournaments/{slug}/start/")
+    started = TournamentEvent.objects.get(tournament__slug=slug, kind="started").payload
+    names = {e["player"]: e["user"] for e in organiser.get(f"/api/tournaments/{slug}/entries/").json()}
+    assert [names[p] for p in started["players"]] == ["r1", "r0", "r2", "x9"]
+    assert {names[p]: r for p, r in started["ratings"].items()} == {"r0": 21.37, "r1": 35.5, "r2": -3.0}
+    RATINGS["r1"] = 99.0  # a later change does not rewrite what the seeding used
+    try:
+        rows = {line[14:47].strip(): line for line in trf_lines(organiser, slug) if line.startswith("001")}
+    finally:
+        RATINGS["r1"] = 35.5
+    # Four digits right-aligned in columns 49-52; a negative or missing rating is left blank.
+    assert {name: row[48:52] for name, row in rows.items()} == {"r1": "  36", "r0": "  21", "r2": "    ", "x9": "    "}
 
 
 def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(organiser, django_user_model, client_for):
