@@ -126,6 +126,10 @@ class CorrectSerializer(serializers.Serializer):
 
 class RoundTimeSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField(required=False, allow_null=True, help_text="When the round's time is up.")
+    starts_at = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text='A held round (rounds_start "on_organiser") starts by itself at this time unless the organiser starts it first.',
+    )
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -348,16 +352,18 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def start(self, request, slug=None):
         """Seed the players and pair the first round (registration -> running); `ends_at` times it."""
-        ends_at = self._body(RoundTimeSerializer).get("ends_at")
-        return Response(TournamentSerializer(services.tournament_start(slug=slug, user=request.user, ends_at=ends_at)).data)
+        times = self._body(RoundTimeSerializer)
+        tournament = services.tournament_start(slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at"))
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=RoundTimeSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], url_path="next-round", permission_classes=[permissions.IsAuthenticated])
     def next_round(self, request, slug=None):
         """Pair the next round once every table of this one is decided; finishes the tournament when
         nothing is left. 409 `round/not_complete` otherwise. `ends_at` times the round."""
-        ends_at = self._body(RoundTimeSerializer).get("ends_at")
-        return Response(TournamentSerializer(services.tournament_next_round(slug=slug, user=request.user, ends_at=ends_at)).data)
+        times = self._body(RoundTimeSerializer)
+        tournament = services.tournament_next_round(slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at"))
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=SeedsSerializer, responses=TournamentEntrySerializer(many=True))
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])

@@ -229,6 +229,7 @@ CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
     "matches-resume-stalled": {"task": "matches.tasks.matches_resume_stalled", "schedule": 60.0},
     "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
+    "tournaments-start-due-rounds": {"task": "tournaments.tasks.tournaments_start_due_rounds", "schedule": 60.0},
     "decks-ban-lists-apply": {"task": "decks.tasks.ban_lists_apply", "schedule": 60.0},
     "bots-resume-stalled": {"task": "bots.tasks.bots_resume_stalled", "schedule": 60.0},
 }

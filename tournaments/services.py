@@ -550,7 +550,7 @@ def _ratings(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int
 
 
 @transaction.atomic
-def tournament_start(*, slug: str, user, ends_at: datetime | None = None) -> Tournament:
+def tournament_start(*, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None) -> Tournament:
     """Registration -> running: seed the players (checked-in ones where check-in is required) and
     pair the first round."""
     tournament = tournament_get(slug=slug, for_update=True)
@@ -580,26 +580,33 @@ def tournament_start(*, slug: str, user, ends_at: datetime | None = None) -> Tou
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
     tournament.save(update_fields=["status", "started_at"])
-    _pair_next_round(change, user, ends_at=ends_at)
+    _pair_next_round(change, user, ends_at=ends_at, starts_at=starts_at)
     change.project()
     return tournament
 
 
 @transaction.atomic
-def tournament_next_round(*, slug: str, user, ends_at: datetime | None = None) -> Tournament:
+def tournament_next_round(*, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None) -> Tournament:
     """Pair the next round (409 `round/not_complete` while a table is undecided), or finish the
     tournament when nothing is left to play."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     _require_status(tournament, Tournament.Status.RUNNING)
     change = _Change(tournament)
-    _pair_next_round(change, user, ends_at=ends_at)
+    _pair_next_round(change, user, ends_at=ends_at, starts_at=starts_at)
     change.project()
     return tournament
 
 
-def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None) -> None:
+def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None, starts_at: datetime | None = None) -> None:
     tournament = change.tournament
+    if starts_at is not None and not _waits_for_organiser(tournament):
+        raise Rejected(
+            "starts_at schedules a held round: it needs Snakepit play with rounds_start on_organiser",
+            code="round/not_held",
+        )
+    if starts_at is not None and ends_at is not None and ends_at <= starts_at:
+        raise Rejected("the round ends after it starts", code="round/bad_times")
     if lifecycle.is_complete(change.state):
         change.append({"kind": "finished"}, actor=user)
         tournament.status = Tournament.Status.FINISHED
@@ -613,6 +620,8 @@ def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None) 
         raise _refusal(error) from None
     if ends_at is not None:
         paired["ends_at"] = ends_at.isoformat()
+    if starts_at is not None:
+        paired["starts_at"] = starts_at.isoformat()
     change.append(paired, actor=user)
     if _waits_for_organiser(tournament) is False:
         _round_matches_start(change, paired["round"])
@@ -655,6 +664,10 @@ def tournament_round_start(*, slug: str, user, round_number: int) -> list[str]:
     the round can still be re-paired. Returns the keys of the tables whose matches started."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
+    return _round_start(tournament, round_number, actor=user)
+
+
+def _round_start(tournament: Tournament, round_number: int, *, actor) -> list[str]:
     _require_status(tournament, Tournament.Status.RUNNING)
     if not _waits_for_organiser(tournament):
         raise Conflict(
@@ -667,10 +680,34 @@ def tournament_round_start(*, slug: str, user, round_number: int) -> list[str]:
         raise Conflict(f"only the latest round ({rounds[-1].round if rounds else 0}) can be started", code="round/not_latest")
     if _round_started(tournament, round_number):
         raise Conflict(f"round {round_number} has started already", code="round/already_started")
-    change.append({"kind": "round_started", "round": round_number}, actor=user)
+    change.append({"kind": "round_started", "round": round_number}, actor=actor)
     _round_matches_start(change, round_number)
     change.project()
     return [link.match_key for link in change.tournament.matches.filter(match_key__in=rounds[-1].match_keys)]
+
+
+def tournament_rounds_start_due(*, now: datetime | None = None) -> int:
+    """Start every held round whose scheduled `starts_at` has come (beat runs this each minute);
+    the organiser may still start one earlier. Returns how many rounds started."""
+    now = now or timezone.now()
+    started = 0
+    held = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING,
+        result_mode=Tournament.ResultMode.SNAKEPIT,
+        rounds_start=Tournament.RoundsStart.ON_ORGANISER,
+    ).values_list("pk", flat=True)
+    for pk in held:
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=pk)
+            paired = tournament.events.filter(kind="round_paired").order_by("-seq").first()
+            starts_at = paired.payload.get("starts_at") if paired else None
+            if tournament.status != Tournament.Status.RUNNING or starts_at is None or datetime.fromisoformat(starts_at) > now:
+                continue
+            if _round_started(tournament, paired.payload["round"]):
+                continue
+            _round_start(tournament, paired.payload["round"], actor=None)
+            started += 1
+    return started
 
 
 def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:

@@ -9,7 +9,7 @@ from tournaments.models import Tournament
 # each app's tasks module, know it.
 from tournaments.webhooks import tournament_webhook_deliver
 
-__all__ = ["tournament_record_match", "tournament_webhook_deliver", "tournaments_record_missing"]
+__all__ = ["tournament_record_match", "tournament_webhook_deliver", "tournaments_record_missing", "tournaments_start_due_rounds"]
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)
@@ -26,3 +26,9 @@ def tournaments_record_missing() -> int:
         for match_id in selectors.tournament_unrecorded_matches(tournament):
             recorded += services.tournament_record_match(match_id=match_id) is not None
     return recorded
+
+
+@shared_task(acks_late=True)
+def tournaments_start_due_rounds() -> int:
+    """Beat runs this every minute: start the held rounds whose scheduled start has come."""
+    return services.tournament_rounds_start_due()

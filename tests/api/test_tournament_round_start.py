@@ -5,9 +5,14 @@ a drop at an open pod table does, played at tables and before a held round start
 
 from __future__ import annotations
 
-import pytest
-from django.core.management import call_command
+from datetime import datetime, timedelta
 
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.utils import timezone
+
+from tournaments import services, tasks
 from tournaments.models import TournamentEvent, TournamentMatch
 
 pytestmark = pytest.mark.django_db
@@ -165,3 +170,34 @@ def test_the_others_close_an_open_pod_table_after_a_player_drops(organiser, djan
     standings = organiser.get(f"/api/tournaments/{slug}/standings/").json()
     assert {row["player"] for row in standings} == set(view["players"])
     call_command("rebuild_tournaments", "--tournament", slug)
+
+
+def test_a_held_round_starts_by_itself_at_its_scheduled_time(
+    organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
+):
+    slug, _ = tournament_with(organiser, django_user_model, client_for, ["s1", "s2", "s3", "s4"], rounds_start="on_organiser")
+    starts_at = timezone.now() + timedelta(minutes=10)
+    times = {"starts_at": starts_at.isoformat(), "ends_at": (starts_at - timedelta(minutes=1)).isoformat()}
+    assert post(organiser, f"/api/tournaments/{slug}/start/", times, status=422)["code"] == "round/bad_times"
+    with django_capture_on_commit_callbacks(execute=True):
+        post(organiser, f"/api/tournaments/{slug}/start/", {"starts_at": starts_at.isoformat()})
+    paired = TournamentEvent.objects.get(tournament__slug=slug, kind="round_paired").payload
+    assert datetime.fromisoformat(paired["starts_at"]) == starts_at
+    assert tasks.tournaments_start_due_rounds() == 0 and matches_of(slug) == []  # not yet: still re-pairable
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.tournament_rounds_start_due(now=starts_at) == 1
+    assert len(matches_of(slug)) == 2
+    started = TournamentEvent.objects.get(tournament__slug=slug, kind="round_started")
+    assert started.actor is None and started.payload["round"] == 1
+    assert services.tournament_rounds_start_due(now=starts_at + timedelta(hours=1)) == 0  # once only
+    assert len(matches_of(slug)) == 2
+    # Beat runs the sweep every minute.
+    entry = settings.CELERY_BEAT_SCHEDULE["tournaments-start-due-rounds"]
+    assert entry["task"] == tasks.tournaments_start_due_rounds.name and entry["schedule"] <= 60
+
+
+def test_a_scheduled_start_needs_a_held_round(organiser, django_user_model, client_for):
+    slug, _ = tournament_with(organiser, django_user_model, client_for, ["u1", "u2"])
+    refused = post(organiser, f"/api/tournaments/{slug}/start/", {"starts_at": timezone.now().isoformat()}, status=422)
+    assert refused["code"] == "round/not_held"
+    assert organiser.get(f"/api/tournaments/{slug}/").json()["status"] == "registration"  # nothing written
