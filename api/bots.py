@@ -5,6 +5,7 @@ bots.selectors; the validation match runs on a worker."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
@@ -21,6 +22,8 @@ from bots.models import Bot, BotSeat, BotVersion
 from bots.protocol import ANSWER_SCHEMA, MESSAGE_SCHEMA, PROTOCOL_VERSION
 from bots.tasks import bot_version_validate
 from core.errors import ApplicationError
+from ratings import selectors as rating_selectors
+from ratings import services as rating_services
 
 _MATCHES_LISTED = 50
 
@@ -81,6 +84,23 @@ class BotSeatSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotSeat
         fields = ["match", "seat", "version", "moves", "move_ms_total", "forfeit_reason", "played_at"]
+
+
+class BotLadderJoinSerializer(serializers.Serializer):
+    ladder = serializers.SlugField(max_length=50, allow_unicode=True, help_text="The ladder's slug.")
+    version = serializers.IntegerField(min_value=1, max_value=10**9, help_text="A version that passed.")
+    replace = serializers.BooleanField(
+        default=False,
+        help_text="True: the bot's other versions on this ladder leave it (their history stays); "
+        "false: this version enters beside them, rated on its own.",
+    )
+
+
+def _text(body: str, *, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 class BotViewSet(viewsets.GenericViewSet):
@@ -151,6 +171,52 @@ class BotViewSet(viewsets.GenericViewSet):
                 "log": version.log,
                 "secret": version.bot.secret,
             }
+        )
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, extensions=errors(403))
+    @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})/log")
+    def version_log(self, request, pk=None, number=None):
+        """The version's validation log as plain text: its owner's and staff's only."""
+        bot = self._bot()
+        version = bot_selectors.bot_version_private(bot=bot, number=int(number), user=request.user)
+        header = f"bot {bot.pk} ({bot.name}) version {version.number}: {version.status}\n"
+        return _text(
+            header + (version.log or "(no log)") + "\n", filename=f"bot-{bot.pk}-v{version.number}.log"
+        )
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, extensions=errors(403, 404))
+    @action(detail=True, url_path=r"matches/(?P<match_id>[0-9]{1,12})/log")
+    def match_log(self, request, pk=None, match_id=None):
+        """The bot's seats' logs of one match as plain text (a forfeit's reason, the tail of its
+        stderr): its owner's and staff's only."""
+        bot = self._bot()
+        body = bot_selectors.bot_match_log(bot=bot, match_id=int(match_id), user=request.user)
+        return _text(body, filename=f"bot-{bot.pk}-match-{match_id}.log")
+
+    @extend_schema(
+        request=BotLadderJoinSerializer, responses={201: OpenApiTypes.OBJECT}, extensions=errors(403, 409)
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def ladders(self, request, pk=None):
+        """Enter a version that passed its validation on a ladder of its game (owner or staff): as a
+        new entry beside the bot's other versions, or replacing them (`replace`; their history
+        stays). A worker plays its ladder matches."""
+        bot = self._bot()
+        body = BotLadderJoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        version = bot_selectors.bot_version_for_ladder(bot=bot, number=data["version"], user=request.user)
+        ladder = rating_services.ladder_get(slug=data["ladder"])
+        entry = rating_services.ladder_join_uploaded_bot(
+            ladder=ladder,
+            account=bot.account,
+            bot_version_id=version.pk,
+            game_key=bot.game,
+            replace=data["replace"],
+        )
+        row = rating_selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)
+        return Response(
+            {**row, "uploaded_bot": bot.pk, "version": version.number}, status=status.HTTP_201_CREATED
         )
 
     @extend_schema(responses=BotSeatSerializer(many=True))

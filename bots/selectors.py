@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from bots.models import Bot, BotSeat, BotVersion
-from core.errors import Forbidden, NotFound
+from core.errors import Conflict, Forbidden, NotFound
 from matches.models import Match
 
 
@@ -39,6 +39,37 @@ def bot_version_private(*, bot: Bot, number: int, user) -> BotVersion:
     if not bot_source_readable(bot=bot, user=user):
         raise Forbidden("only the bot's owner and staff may read its source and logs", code="bot/not_owner")
     return bot_version_get(bot=bot, number=number)
+
+
+def bot_version_for_ladder(*, bot: Bot, number: int, user) -> BotVersion:
+    """The version its owner (or staff) enters on a ladder: only one that passed its validation."""
+    if not bot_source_readable(bot=bot, user=user):
+        raise Forbidden("only the bot's owner and staff may enter it on a ladder", code="bot/not_owner")
+    version = bot_version_get(bot=bot, number=number)
+    if version.status != BotVersion.Status.PASSED:
+        raise Conflict(
+            f"version {number} has not passed its validation ({version.status})", code="bot/not_validated"
+        )
+    return version
+
+
+def bot_match_log(*, bot: Bot, match_id: int, user) -> str:
+    """The bot's seats' logs of one match as text (why it forfeited, its stderr): owner and staff only."""
+    if not bot_source_readable(bot=bot, user=user):
+        raise Forbidden("only the bot's owner and staff may read its logs", code="bot/not_owner")
+    rows = list(
+        BotSeat.objects.filter(version__bot=bot, match_id=match_id).select_related("version").order_by("seat")
+    )
+    if not rows:
+        raise NotFound(f"bot {bot.pk} did not play match {match_id}", code="bot/match_not_found")
+    return (
+        "\n\n".join(
+            f"match {match_id}, seat {row.seat}, version {row.version.number}"
+            f"{', forfeit: ' + row.forfeit_reason if row.forfeit_reason else ''}\n{row.log or '(no log)'}"
+            for row in rows
+        )
+        + "\n"
+    )
 
 
 def bot_stats(*, bot: Bot) -> dict[str, Any]:

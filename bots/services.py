@@ -122,6 +122,26 @@ def bot_match_create(
     return match
 
 
+def ladder_seats_bind(*, match: Match, versions: dict[int, int]) -> list[BotSeat]:
+    """A ladder seated uploaded bots (`versions`: seat -> version id) in `match`, each through its
+    bot's account: record which version holds each seat, so `bot_match_play` can play them. Only
+    passed versions enter ladders, and a version's status never changes once passed."""
+    rows = {row.pk: row for row in BotVersion.objects.select_related("bot").filter(pk__in=versions.values())}
+    seats = dict(match.seats.values_list("index", "user_id"))
+    for seat, version_id in versions.items():
+        version = rows.get(version_id)
+        if version is None or version.status != BotVersion.Status.PASSED:
+            raise Rejected(
+                f"bot version {version_id} has not passed its validation", code="bot/not_validated"
+            )
+        if seats.get(seat) != version.bot.account_id:
+            raise Rejected(f"seat {seat} is not held by {version.bot}", code="bot/wrong_seat")
+    return BotSeat.objects.bulk_create(
+        BotSeat(match=match, seat=seat, version=rows[version_id])
+        for seat, version_id in sorted(versions.items())
+    )
+
+
 def bot_match_play(*, match_id: int) -> Match:
     """Play the uploaded bots' seats of a match to its end (or until no bot must decide): each bot is
     started once, asked at each of its decisions, and its answer appended like a person's action.

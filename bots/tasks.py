@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from bots import selectors, services
@@ -19,6 +20,14 @@ def bot_version_validate(version_id: int) -> str:
 @shared_task(acks_late=True)
 def bot_match_play(match_id: int) -> int:
     return services.bot_match_play(match_id=match_id).pk
+
+
+def ladder_match_bots_start(*, match, versions: dict[int, int]) -> None:
+    """SNAKEPIT_LADDER_UPLOADED_BOTS: a ladder round seated uploaded bots in `match` (inside its
+    transaction); bind the versions to their seats and, once committed, have a worker play them."""
+    services.ladder_seats_bind(match=match, versions=versions)
+    match_id = match.pk
+    transaction.on_commit(lambda: bot_match_play.delay(match_id))
 
 
 @shared_task(acks_late=True)

@@ -87,6 +87,12 @@ class LadderEntry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ladder_entries"
     )
     bot = models.CharField(max_length=40, blank=True, default="")
+    # An uploaded bot plays through its own account (`user`); this names the version the entry plays.
+    # Only the id: bots is a sibling app, and its worker plays the entry's matches (see
+    # SNAKEPIT_LADDER_UPLOADED_BOTS). One account may hold several entries, one per version entered.
+    bot_version_id = models.PositiveIntegerField(
+        null=True, blank=True, help_text="An uploaded bot's version (bots.BotVersion) this entry plays."
+    )
     deck_version = models.ForeignKey(
         "decks.DeckVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         help_text="Rag'n'Guns: the frozen deck this entry plays.",
@@ -116,7 +122,14 @@ class LadderEntry(models.Model):
                 name="ladder_entry_user_xor_bot",
             ),
             models.UniqueConstraint(
-                fields=["ladder", "user"], condition=Q(user__isnull=False), name="ladder_entry_one_per_user"
+                fields=["ladder", "user"],
+                condition=Q(user__isnull=False, bot_version_id__isnull=True),
+                name="ladder_entry_one_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["ladder", "bot_version_id"],
+                condition=Q(bot_version_id__isnull=False),
+                name="ladder_entry_one_per_bot_version",
             ),
         ]
 
@@ -125,6 +138,8 @@ class LadderEntry(models.Model):
 
     @property
     def label(self) -> str:
+        if self.bot_version_id:
+            return f"{self.user.get_username()} (version id {self.bot_version_id})"
         return self.user.get_username() if self.user_id else f"bot:{self.bot}#{self.pk}"
 
     @property

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from core.errors import Conflict, Forbidden, NotFound, Rejected
 from core.quotas import quota_check, quota_exempt
@@ -339,8 +340,42 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
 
 
 @transaction.atomic
+def ladder_join_uploaded_bot(
+    *, ladder: Ladder, account, bot_version_id: int, game_key: str, replace: bool = False
+) -> LadderEntry:
+    """Enter an uploaded bot's version, which plays through the bot's `account`. The caller (who may
+    import bots) has checked that the version passed its validation and is its owner's to enter.
+    `replace`: the account's other entries on this ladder leave it (their history and ratings stay on
+    record); otherwise the version enters beside them, rated on its own."""
+    ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
+    _refuse_archived(ladder)
+    if ladder.entry_policy == Ladder.Entry.USERS:
+        raise Forbidden("this ladder is for people only", code="ladder/users_only")
+    if game_key != ladder.game:
+        raise Rejected(f"this ladder plays {ladder.game}, not {game_key}", code="entry/wrong_game")
+    if get_game(ladder.game).spec.needs_deck:
+        raise Rejected("uploaded bots bring no deck", code="entry/deck_required")
+    if ladder.entries.filter(bot_version_id=bot_version_id, left_at__isnull=True).exists():
+        raise Conflict("this version is already on this ladder", code="entry/already_joined")
+    if replace:
+        ladder.entries.filter(user=account, left_at__isnull=True).exclude(bot_version_id=None).update(
+            left_at=timezone.now()
+        )
+    entry = ladder.entries.filter(bot_version_id=bot_version_id).first()
+    if entry is not None:  # entered before, then replaced: it comes back with its rating
+        entry.left_at = None
+        entry.save(update_fields=["left_at"])
+        return entry
+    entry = LadderEntry(ladder=ladder, user=account, bot_version_id=bot_version_id, season=ladder.season)
+    _set_skill(entry, _initial(ladder))
+    entry.save()
+    return entry
+
+
+@transaction.atomic
 def ladder_leave(*, ladder: Ladder, user) -> LadderEntry:
-    entry = ladder.entries.select_for_update().filter(user=user, left_at__isnull=True).first()
+    own = ladder.entries.select_for_update().filter(user=user, bot_version_id=None, left_at__isnull=True)
+    entry = own.first()
     if entry is None:
         raise Conflict("you are not on this ladder", code="entry/not_joined")
     entry.left_at = timezone.now()
@@ -415,6 +450,11 @@ def ladder_round_create(
                 bots_play=bots_play,
             )
             LadderMatch.objects.create(round=round_, match=match, entries=[entry.pk for entry in seated])
+            uploaded = {seat: entry.bot_version_id for seat, entry in enumerate(seated)}
+            uploaded = {seat: version for seat, version in uploaded.items() if version}
+            if uploaded:
+                # The bots app (a sibling) binds the versions to their seats and has a worker play them.
+                import_string(settings.SNAKEPIT_LADDER_UPLOADED_BOTS)(match=match, versions=uploaded)
             matches.append(match)
         return RoundResult(round_, matches)
 
@@ -610,6 +650,11 @@ def _late_people_forfeit(ladder_match: LadderMatch, ladder: Ladder, now) -> bool
     if reason is None:
         return False
     people = dict(match.seats.filter(user__isnull=False).values_list("index", "user_id"))
+    # An uploaded bot's account is a user, but its moves have their own deadlines on the worker: a
+    # late one is a lost worker, which the bots' stalled sweep queues again, never a forfeit here.
+    seated = LadderEntry.objects.filter(pk__in=ladder_match.entries)
+    uploaded = set(seated.exclude(bot_version_id=None).values_list("pk", flat=True))
+    people = {seat: user for seat, user in people.items() if ladder_match.entries[seat] not in uploaded}
     snapshot = match_snapshot(match)
     if snapshot.seq != head_seq:
         raise _HeadMoved

@@ -314,6 +314,8 @@ SNAKEPIT_ENTROPY_WINDOW_SECONDS = int(os.environ.get("SNAKEPIT_ENTROPY_WINDOW_SE
 # user_ids, returning {user_id: rating}. Tournaments and ratings are siblings that never import each
 # other; this setting is where the project joins them.
 SNAKEPIT_SEEDING_RATINGS = "ratings.selectors.best_ordinals_by_user"
+# Called with (match=, versions={seat: bot version id}) when a ladder match seats uploaded bots.
+SNAKEPIT_LADDER_UPLOADED_BOTS = "bots.tasks.ladder_match_bots_start"
 # Options set on every new match of a game from what holds when it is created (matches.services):
 # a Rag'n'Guns match keeps the ban list in effect at its creation.
 SNAKEPIT_MATCH_OPTIONS_AT_CREATION = {"ragnguns": "decks.selectors.ragnguns_match_options"}

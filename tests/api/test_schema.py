@@ -482,6 +482,13 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(anyone, "get", "/api/bots/{id}/matches/", path=robot, status=200)
     call(bob, "get", "/api/bots/{id}/versions/{number}/", path={**robot, "number": 1}, status=200)
     call(carol, "get", "/api/bots/{id}/versions/{number}/", path={**robot, "number": 1}, status=403)
+    call(bob, "get", "/api/bots/{id}/versions/{number}/log/", path={**robot, "number": 1}, status=200)
+    call(carol, "get", "/api/bots/{id}/versions/{number}/log/", path={**robot, "number": 1}, status=403)
+    call(bob, "get", "/api/bots/{id}/matches/{match_id}/log/", path={**robot, "match_id": 999999}, status=404)
+    call(carol, "get", "/api/bots/{id}/matches/{match_id}/log/", path={**robot, "match_id": 1}, status=403)
+    not_passed = {"ladder": "nowhere", "version": 1}
+    call(bob, "post", "/api/bots/{id}/ladders/", path=robot, status=409, data=not_passed)
+    call(carol, "post", "/api/bots/{id}/ladders/", path=robot, status=403, data=not_passed)
 
     # -- a rate limit: 429 with Retry-After in whole seconds ---------------------------------------------
     settings.SNAKEPIT_RATES = {**settings.SNAKEPIT_RATES, "sign_in": "1/min"}
