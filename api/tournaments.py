@@ -548,11 +548,15 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @extend_schema(responses={200: ANY_OBJECTS})
     @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request, slug=None):
-        """Each round's pairing as it was made, with its explanation (score groups, floaters, byes)."""
+        """Each round's pairing as it was made, with its explanation (score groups, floaters, byes);
+        a held round (rounds_start "on_organiser") also shows `started_at`, null until it starts."""
         tournament = self._tournament(slug)
-        return Response(
-            [event.payload for event in tournament.events.filter(kind="round_paired").order_by("seq")]
-        )
+        rounds = [event.payload for event in tournament.events.filter(kind="round_paired").order_by("seq")]
+        if tournament.rounds_start == Tournament.RoundsStart.ON_ORGANISER and tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
+            # A held round shows whether it has started: until then it can be re-paired.
+            started = dict(tournament.events.filter(kind="round_started").values_list("payload__round", "created_at"))
+            rounds = [{**payload, "started_at": started.get(payload["round"])} for payload in rounds]
+        return Response(rounds)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"])

@@ -59,6 +59,7 @@ def test_a_held_round_is_re_paired_then_started_by_the_organiser(
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
     assert len(tables) == 2 and all(t["matches"] == [] and t["status"] == "open" for t in tables)
     assert matches_of(slug) == []  # paired, not started
+    assert [r["started_at"] for r in organiser.get(f"/api/tournaments/{slug}/rounds/").json()] == [None]
 
     names = usernames(organiser, slug)
     (a, b), (c, d) = (t["players"] for t in tables)
@@ -81,6 +82,8 @@ def test_a_held_round_is_re_paired_then_started_by_the_organiser(
         assert seats == [names[first], names[second]]
     started_event = TournamentEvent.objects.get(tournament__slug=slug, kind="round_started")
     assert started_event.payload == {"kind": "round_started", "round": 1} and started_event.actor.username == "organiser"
+    (listed,) = organiser.get(f"/api/tournaments/{slug}/rounds/").json()
+    assert datetime.fromisoformat(listed["started_at"].replace("Z", "+00:00")) == started_event.created_at
 
     before = TournamentEvent.objects.filter(tournament__slug=slug).count()
     refused = post(organiser, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=409)
@@ -99,6 +102,7 @@ def test_rounds_that_start_at_once_can_be_neither_held_nor_re_paired(
     with django_capture_on_commit_callbacks(execute=True):
         post(organiser, f"/api/tournaments/{slug}/start/")
     assert len(matches_of(slug)) == 2  # started as paired
+    assert all("started_at" not in r for r in organiser.get(f"/api/tournaments/{slug}/rounds/").json())
     assert post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"] == "round/starts_when_paired"
     names = usernames(organiser, slug)
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
