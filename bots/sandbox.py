@@ -69,6 +69,29 @@ _FENCE = (
 )
 
 
+def _uid_has_processes(uid: int) -> bool:
+    """Whether any process (a zombie included) has `uid` as a real, effective, saved or filesystem
+    user id. Read from /proc/<pid>/status, not the directory's owner, which a process can turn to root
+    by making itself non-dumpable. Only processes of `uid` make processes of `uid`, and new pids are
+    higher than the ones the scan (in pid order) has passed, barring a wrap-around of the pid space
+    within the scan's millisecond, so an empty scan means none are left: most bots leave nothing
+    behind, and the sweep's fork and exec are skipped for them."""
+    wanted = str(uid).encode()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", "rb") as status:
+                for line in status:
+                    if line.startswith(b"Uid:"):
+                        if wanted in line.split()[1:]:
+                            return True
+                        break
+        except OSError:
+            continue  # gone meanwhile
+    return False
+
+
 @dataclass(frozen=True)
 class SandboxLimits:
     memory_bytes: int = 256 * 1024 * 1024
@@ -283,7 +306,7 @@ class SandboxedBot:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
-            if self.uid is not None:
+            if self.uid is not None and _uid_has_processes(self.uid):
                 # A child that left the group with setsid is still the bot's user's: kill(-1) as that
                 # user reaches every process it owns and nothing else. Swept a few times over, since a
                 # fork bomb may fork between two sweeps (and the dead linger as zombies until reaped).

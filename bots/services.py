@@ -170,7 +170,16 @@ def _play(match_id: int) -> Match:
     limits = SandboxLimits.from_settings()
     runners: dict[int, SandboxedBot] = {}
     faults: dict[int, BotFault] = {}
+    unstarted: dict[int, str] = {}
     try:
+        # Every bot starts at once, so their interpreters load side by side rather than one after the
+        # other at each bot's first decision; a start that fails is that bot's fault when it is asked.
+        for seat, row in seats.items() if not match.is_finished else ():
+            runners[seat] = _runner(row.version, limits=limits, overage_ms=overage_ms)
+            try:
+                runners[seat].start()
+            except (OSError, SandboxUnavailable) as error:
+                unstarted[seat] = f"the bot could not be started: {error}"
         snapshot = match_snapshot(match)
         while True:
             decision = game.decision(snapshot.state)
@@ -182,13 +191,9 @@ def _play(match_id: int) -> Match:
             seat = acting[0]
             row = seats[seat]
             try:
-                runner = runners.get(seat)
-                if runner is None:
-                    runner = runners[seat] = _runner(row.version, limits=limits, overage_ms=overage_ms)
-                    try:
-                        runner.start()
-                    except (OSError, SandboxUnavailable) as error:
-                        raise BotFault("sandbox", f"the bot could not be started: {error}") from None
+                runner = runners[seat]
+                if seat in unstarted:
+                    raise BotFault("sandbox", unstarted[seat])
                 message = decision_message(
                     game=game,
                     state=snapshot.state,

@@ -115,8 +115,9 @@ def test_the_process_cap_holds_while_the_bomb_runs():
     assert processes_of(bot.uid) == []
 
 
-def test_a_child_that_left_the_process_group_is_killed_too():
-    fault, bot = ask_expecting_fault(program("escapee"), deadline_ms=2000)
+@pytest.mark.parametrize("name", ["escapee", "hidden_escapee"])
+def test_a_child_that_left_the_process_group_is_killed_too(name):
+    fault, bot = ask_expecting_fault(program(name), deadline_ms=2000)
     assert fault.reason == "crash"
     time.sleep(0.1)
     assert processes_of(bot.uid) == []
