@@ -39,7 +39,11 @@ def test_the_bench_worker_figure_never_touches_the_real_database_or_queue(tmp_pa
         queued_before = _real_queue_length(tmp_path / "real")
         with throwaway_database():
             figures = workers.figures(matches=6)
-        assert [figure.key for figure in figures] == ["workers.1.matches_per_min", "workers.2.matches_per_min"]
+        assert [figure.key for figure in figures] == [
+            "workers.1.matches_per_min",
+            "workers.2.matches_per_min",
+            "workers.2.sandboxed_matches_per_min",
+        ]
         assert all(figure.value > 0 for figure in figures)
         assert _real_queue_length(tmp_path / "real") == queued_before
         assert "received" not in log.read_text(errors="replace"), "the real worker was handed a bench task"

@@ -3,11 +3,18 @@ throwaway database."""
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
+
+from bots.models import BotVersion
+from bots.sandbox import namespaces_available
+from bots.services import bot_match_create, bot_version_upload, bot_version_validate
+from bots.tasks import bot_match_play
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 from matches.tasks import match_play
@@ -44,4 +51,49 @@ def figures(matches: int = 300) -> list[Figure]:
             f"workers.{workers}.matches_per_min", f"Bot matches played by {workers} worker process(es), Rat-Snake duels",
             matches / elapsed * 60, "matches/min",
         ))
+    if namespaces_available():
+        rows.append(sandboxed_figure(matches=matches))
+    else:
+        print("workers.2.sandboxed_matches_per_min: skipped, no namespaces to fence bots in", file=sys.stderr)
     return rows
+
+
+# An uploaded bot as docs/bots.md describes one: a random legal action per decision.
+_RANDOM_BOT = """\
+import json, random, sys
+for line in sys.stdin:
+    print(json.dumps({"action": random.choice(json.loads(line)["legal_actions"])}), flush=True)
+"""
+
+
+def sandboxed_figure(matches: int = 300, workers: int = 2) -> Figure:
+    """Rat-Snake duels between two uploaded bots, each started in its sandbox once per match, played
+    by `workers` worker processes (bots.tasks.bot_match_play), as a ladder's matches are."""
+    owner = get_user_model().objects.create_user(username=f"bench-author-{time.monotonic_ns()}")
+    versions = []
+    for name in ("bench-a", "bench-b"):
+        version = bot_version_upload(owner=owner, name=name, game_key="rat-snake", source=_RANDOM_BOT)
+        version = bot_version_validate(version_id=version.pk)
+        if version.status != BotVersion.Status.PASSED:
+            raise RuntimeError(f"the bench's bot failed its validation:\n{version.log}")
+        versions.append(version)
+    created = [bot_match_create(versions=versions, options={"passes": 2}).pk for _ in range(matches)]
+    with tempfile.TemporaryDirectory() as folder, bench_broker(Path(folder)) as env:
+        logs = [Path(folder) / f"sandboxed-worker-{n}.log" for n in range(workers)]
+        with ExitStack() as stack:
+            processes = [stack.enter_context(celery_process("worker", env, log)) for log in logs]
+            for log, process in zip(logs, processes):
+                worker_ready(log, process)
+            started = time.perf_counter()
+            for match_id in created:
+                bot_match_play.delay(match_id)
+            while Match.objects.filter(pk__in=created, status=Match.Status.RUNNING).exists():
+                if time.perf_counter() - started > 300:
+                    raise RuntimeError(f"workers did not finish {matches} sandboxed matches in 300 s: {logs}")
+                time.sleep(0.05)
+            elapsed = time.perf_counter() - started
+    return Figure(
+        f"workers.{workers}.sandboxed_matches_per_min",
+        f"Uploaded-bot matches played in sandboxes by {workers} worker processes, Rat-Snake duels",
+        matches / elapsed * 60, "matches/min",
+    )
