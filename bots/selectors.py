@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 
 from bots.models import Bot, BotSeat, BotVersion
 from core.errors import Conflict, Forbidden, NotFound
@@ -97,6 +97,19 @@ def bot_matches_stalled(*, stalled_after: timedelta, now: datetime) -> list[int]
         Match.objects.filter(status=Match.Status.RUNNING, bot_seats__isnull=False)
         .annotate(last_event_at=Max("events__created_at"))
         .filter(Q(last_event_at__lte=cutoff) | Q(last_event_at__isnull=True, created_at__lte=cutoff))
+        .values_list("pk", flat=True)
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def bot_matches_awaiting_bots() -> list[int]:
+    """Running matches with uploaded bots where someone (a person) moved after the bots' worker last
+    looked: a bot may be due again. Beat's sweep queues them each minute."""
+    return list(
+        Match.objects.filter(status=Match.Status.RUNNING, bot_seats__played_at__isnull=False)
+        .annotate(last_event_at=Max("events__created_at"), bots_looked_at=Max("bot_seats__played_at"))
+        .filter(last_event_at__gt=F("bots_looked_at"))
         .values_list("pk", flat=True)
         .distinct()
         .order_by("pk")

@@ -172,15 +172,17 @@ def _play(match_id: int) -> Match:
     faults: dict[int, BotFault] = {}
     unstarted: dict[int, str] = {}
     try:
+        snapshot = match_snapshot(match)
         # Every bot starts at once, so their interpreters load side by side rather than one after the
         # other at each bot's first decision; a start that fails is that bot's fault when it is asked.
-        for seat, row in seats.items() if not match.is_finished else ():
+        # None starts while no bot is due (a person's turn): the sweep asks again after they move.
+        due = not match.is_finished and any(seat in seats for seat in game.decision(snapshot.state).seats)
+        for seat, row in seats.items() if due else ():
             runners[seat] = _runner(row.version, limits=limits, overage_ms=overage_ms)
             try:
                 runners[seat].start()
             except (OSError, SandboxUnavailable) as error:
                 unstarted[seat] = f"the bot could not be started: {error}"
-        snapshot = match_snapshot(match)
         while True:
             decision = game.decision(snapshot.state)
             if decision.kind not in ("turn", "simultaneous", "response"):
@@ -241,8 +243,10 @@ def _play(match_id: int) -> Match:
             parts = [f"forfeit: {fault.reason}: {fault.detail}"] if fault else []
             if seat in runners and runners[seat].stderr_tail():
                 parts.append("stderr (its tail):\n" + runners[seat].stderr_tail())
-            row.forfeit_reason = fault.reason if fault else ""
-            row.log = "\n".join(parts)[-_LOG_KEPT:]
+            if fault:  # a later run (after a person's move) keeps an earlier run's forfeit
+                row.forfeit_reason = fault.reason
+            if parts:
+                row.log = "\n".join([row.log, *parts] if row.log else parts)[-_LOG_KEPT:]
             row.played_at = now
         BotSeat.objects.bulk_update(
             seats.values(), ["moves", "move_ms_total", "forfeit_reason", "log", "played_at"]

@@ -33,13 +33,15 @@ def ladder_match_bots_start(*, match, versions: dict[int, int]) -> None:
 @shared_task(acks_late=True)
 def bots_resume_stalled(*, now=None) -> dict[str, list[int]]:
     """Beat runs this every minute: queue again the bot matches and validations whose worker died or
-    whose task was lost (a duplicate finds the match's lock taken, or the version judged, and stops)."""
+    whose task was lost (a duplicate finds the match's lock taken, or the version judged, and stops),
+    and the bot matches where a person has moved since the bots' worker last looked."""
     now = now or timezone.now()
     stalled_after = timedelta(seconds=getattr(settings, "SNAKEPIT_BOTS_STALLED_AFTER_SECONDS", 600))
     versions = selectors.bot_versions_unvalidated(stalled_after=stalled_after, now=now)
     for version_id in versions:
         bot_version_validate.delay(version_id)
     matches = selectors.bot_matches_stalled(stalled_after=stalled_after, now=now)
+    matches = sorted({*matches, *selectors.bot_matches_awaiting_bots()})
     for match_id in matches:
         bot_match_play.delay(match_id)
     return {"versions": versions, "matches": matches}

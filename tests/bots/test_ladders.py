@@ -196,3 +196,40 @@ def test_logs_download_as_plain_text_for_the_owner_and_staff_only(users, client_
     missing = alice.get(f"/api/bots/{bot_id}/matches/{match.pk + 1000}/log/")
     assert missing.status_code == 404 and missing.json()["code"] == "bot/match_not_found"
     assert alice.get(f"/api/bots/{bot_id}/versions/4/log/").json()["code"] == "bot/version_not_found"
+
+
+@needs_root
+def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_sweep_asking_the_bot_after_each_move(
+    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks
+):
+    from bots.tasks import bots_resume_stalled
+    from engines.registry import get_game
+    from matches.selectors import match_snapshot
+    from matches.services import match_submit_action
+
+    bob = client_for(users["bob"])
+    with django_capture_on_commit_callbacks(execute=True):
+        bot_id = upload(bob)
+    assert join(bob, bot_id).status_code == 201
+    assert client_for(users["alice"]).post("/api/ladders/duel/join/", {}, format="json").status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):
+        match = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
+    person = match.seats.get(user=users["alice"]).index
+    game, rng = get_game("rat-snake"), random.Random(1)
+    for _ in range(200):
+        match.refresh_from_db()
+        if match.is_finished:
+            break
+        snapshot = match_snapshot(match)
+        assert person in game.decision(snapshot.state).seats, "the bot's worker left the bot's turn unplayed"
+        action = rng.choice(game.legal_actions(snapshot.state, person))
+        with django_capture_on_commit_callbacks(execute=True):
+            match_submit_action(
+                match_id=match.pk, user=users["alice"], action=action, expected_seq=snapshot.seq, seat=person
+            )
+        with django_capture_on_commit_callbacks(execute=True):
+            bots_resume_stalled()  # beat's minute sweep: the person moved since the bot last looked
+    assert match.is_finished
+    seat = BotSeat.objects.get(match=match)
+    assert seat.moves > 1 and not seat.forfeit_reason
+    assert RatedMatch.objects.filter(match=match).exists()
