@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from snakepit.processes import Balancer, database_url, free_port, stop
 from tests.support import require_postgresql
@@ -114,10 +115,10 @@ def test_two_web_processes_and_two_workers_survive_kills_and_stop_together(
     transactional_db, tmp_path, stop_signal, empty_queue
 ):
     port = free_port()
-    env = clean_environment(tmp_path, DATABASE_URL=database_url())
-    for name in ("REDIS_URL", "CELERY_BROKER_URL"):
-        if name in os.environ:
-            env[name] = os.environ[name]
+    # The broker this test process uses, whether the environment names it or CI=true chose it.
+    env = clean_environment(
+        tmp_path, DATABASE_URL=database_url(), REDIS_URL=settings.REDIS_URL, CELERY_BROKER_URL=settings.CELERY_BROKER_URL
+    )
     with open(tmp_path / "up.out", "wb") as log:
         up = subprocess.Popen(
             [sys.executable, "manage.py", "up", "--no-demo", "--port", str(port), "--web", "2", "--workers", "2",

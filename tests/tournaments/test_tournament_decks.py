@@ -50,7 +50,9 @@ def test_registration_asks_for_a_deck_legal_in_the_tournaments_format_and_a_refu
     assert DeckVersion.objects.get(pk=gatling.pk).frozen_at is None and not cup.entries.exists()
 
 
-def test_check_in_refuses_a_deck_a_new_ban_list_made_illegal_until_it_is_replaced(cup, users, client_for, django_user_model):
+def test_check_in_refuses_a_deck_a_new_ban_list_made_illegal_until_it_is_replaced(
+    cup, users, client_for, django_user_model, eager_celery
+):
     staff = django_user_model.objects.create_user("marshal", is_staff=True)
     entered = saved(users["alice"], STAMPEDE.cards, "Stampede")
     alice = client_for(users["alice"])
