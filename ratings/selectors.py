@@ -145,53 +145,73 @@ def ratings_rebuild(*, ladder: Ladder | None = None) -> RebuildReport:
     return report
 
 
+class LadderReplay:
+    """A ladder's ratings rated again from its RatedMatch rows, in their order, as the rating runs rate
+    them: an entry enters a later season (reset unless carried over) just before its first match of
+    that season. `ratings_rebuild` compares what it gives with what is stored; `ratings.recompute`
+    writes it after outcomes were corrected."""
+
+    def __init__(self, ladder: Ladder) -> None:
+        self.ladder = ladder
+        self.initial = skill.Skill.initial(ladder.rating_model)
+        self.ratings: dict[int, skill.Skill] = {}
+        self.games: dict[int, int] = {}
+        self.seasons: dict[int, int] = {}
+
+    def enter(self, entry_id: int, season: int) -> None:
+        while self.seasons.get(entry_id, 1) < season:
+            self.seasons[entry_id] = self.seasons.get(entry_id, 1) + 1
+            if not self.ladder.carry_over:
+                self.ratings[entry_id] = skill.season_reset(self.ratings.get(entry_id, self.initial), initial=self.initial)
+                self.games[entry_id] = 0
+
+    def matches(self):
+        """Each rated match with its seated entries, their ranks, and their ratings before and after."""
+        rated_matches = RatedMatch.objects.filter(ladder=self.ladder).select_related("match", "match__ladder_match")
+        for rated in rated_matches.order_by("pk"):
+            seated = rated.match.ladder_match.entries
+            ranks = rated.match.outcome["ranks"]
+            for entry_id in seated:
+                self.enter(entry_id, rated.season)
+            before = [self.ratings.get(entry_id, self.initial) for entry_id in seated]
+            after = skill.rate(self.ladder.rating_model, before, ranks)
+            for entry_id, new in zip(seated, after):
+                self.ratings[entry_id] = new
+                self.games[entry_id] = self.games.get(entry_id, 0) + 1
+            yield rated, seated, ranks, before, after
+
+    def entry_result(self, entry: LadderEntry) -> tuple[skill.Skill, int]:
+        """The entry's rating and games once it is in the season it is stored in."""
+        self.enter(entry.pk, entry.season)
+        return self.ratings.get(entry.pk, self.initial), self.games.get(entry.pk, 0)
+
+
 def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
-    """Replays as the rating runs rate: an entry enters a later season (reset unless carried over)
-    just before its first match of that season, and the entries end in the season they are stored
-    in (a season close moves the idle ones at once)."""
-    initial = skill.Skill.initial(ladder.rating_model)
-    ratings: dict[int, skill.Skill] = {}
-    games: dict[int, int] = {}
-    seasons: dict[int, int] = {}
-
-    def enter(entry_id: int, season: int) -> None:
-        while seasons.get(entry_id, 1) < season:
-            seasons[entry_id] = seasons.get(entry_id, 1) + 1
-            if not ladder.carry_over:
-                ratings[entry_id] = skill.season_reset(ratings.get(entry_id, initial), initial=initial)
-                games[entry_id] = 0
-
+    """Replays the ladder (`LadderReplay`); the entries end in the season they are stored in (a
+    season close moves the idle ones at once)."""
+    replay = LadderReplay(ladder)
     stored_changes = {
         (change.rated_match_id, change.entry_id): change
         for change in RatingChange.objects.filter(rated_match__ladder=ladder)
     }
-    for rated in RatedMatch.objects.filter(ladder=ladder).select_related("match", "match__ladder_match").order_by("pk"):
-        seated = rated.match.ladder_match.entries
-        ranks = rated.match.outcome["ranks"]
-        for entry_id in seated:
-            enter(entry_id, rated.season)
-        before = [ratings.get(entry_id, initial) for entry_id in seated]
-        after = skill.rate(ladder.rating_model, before, ranks)
+    for rated, seated, _, _, after in replay.matches():
         for entry_id, new in zip(seated, after):
-            ratings[entry_id] = new
-            games[entry_id] = games.get(entry_id, 0) + 1
             stored = stored_changes.get((rated.pk, entry_id))
             if stored is None or abs(stored.mu_after - new.mu) > TOLERANCE or abs(stored.sigma_after - new.sigma) > TOLERANCE:
                 report.disagreements.append(f"{ladder.slug}: match {rated.match_id}, entry {entry_id}: history differs")
         report.matches_rated += 1
     for entry in ladder.entries.all():
-        if entry.pk in seasons and seasons[entry.pk] > entry.season or entry.season > ladder.season:
+        if replay.seasons.get(entry.pk, 0) > entry.season or entry.season > ladder.season:
             report.disagreements.append(f"{ladder.slug}: entry {entry.pk} is in season {entry.season}, out of order")
-        enter(entry.pk, entry.season)
-        expected = ratings.get(entry.pk, initial)
+        expected, games = replay.entry_result(entry)
         if (
             abs(entry.mu - expected.mu) > TOLERANCE
             or abs(entry.sigma - expected.sigma) > TOLERANCE
-            or entry.games != games.get(entry.pk, 0)
+            or entry.games != games
         ):
             report.disagreements.append(
                 f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, sigma {entry.sigma:.6f}, "
-                f"{entry.games} games; the rebuild gives {expected.mu:.6f}, {expected.sigma:.6f}, {games.get(entry.pk, 0)}"
+                f"{entry.games} games; the rebuild gives {expected.mu:.6f}, {expected.sigma:.6f}, {games}"
             )
     report.unrated_matches.extend(
         LadderMatch.objects.filter(round__ladder=ladder, match__status="finished", match__rating__isnull=True)
