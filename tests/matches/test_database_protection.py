@@ -23,6 +23,7 @@ from matches import services
 from matches.models import Match, MatchEvent, MatchSeat
 from matches.services import SeatSpec
 from snakepit.management.commands.migrate import service_role_grant
+from tests.support import unavailable
 from tournaments import services as tournaments
 from tournaments.models import TournamentEvent
 
@@ -36,17 +37,12 @@ EVENT_TRIGGERS = {
 }
 
 
-def _ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes", "on"}
-
 
 @pytest.fixture
 def postgres():
     """The guards are PostgreSQL's: skip elsewhere, except under CI=true, where that is a failure."""
     if connection.vendor != "postgresql":
-        if _ci():
-            pytest.fail("CI=true needs PostgreSQL for the log's guards")
-        pytest.skip("the log's guards are PostgreSQL triggers and roles (CI=true runs these tests)")
+        unavailable("the log's guards are PostgreSQL triggers and roles: this test needs PostgreSQL")
 
 
 def sqlstate(error: BaseException) -> str | None:
@@ -281,14 +277,10 @@ def test_the_service_role_cannot_truncate_drop_triggers_or_alter_the_event_table
     service's role; the service plays as that role, which can read and add events and nothing more."""
     psql = shutil.which("psql")
     if psql is None:
-        if _ci():
-            pytest.fail("CI=true needs psql to run deploy/roles.sql")
-        pytest.skip("psql is not installed")
+        unavailable("psql is not installed, and deploy/roles.sql needs it")
     with superuser_connect("postgres") as admin:
         if not admin.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
-            if _ci():
-                pytest.fail("CI=true: the test database's user must be a superuser, to create roles")
-            pytest.skip("DATABASE_URL's user is not a superuser: cannot create roles")
+            unavailable("DATABASE_URL's user is not a superuser, and creating roles needs one")
     suffix = f"{os.getpid()}_{secrets.token_hex(3)}"
     owner, app, dbname = f"snakepit_owner_{suffix}", f"snakepit_app_{suffix}", f"snakepit_roles_{suffix}"
     database = settings.DATABASES["default"]

@@ -7,7 +7,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 from __future__ import annotations
 
 import os
-import shutil
 import uuid
 
 import pytest
@@ -16,20 +15,14 @@ from matches.models import Match, MatchEvent
 from matches.services import SeatSpec, match_create
 from ratings.models import Ladder
 from ratings.services import ladder_create
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
+from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
+from tests.support import unavailable
 
 
 @pytest.fixture
 def page():
     if CHROMIUM is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("CI=true but Debian's chromium is not installed (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+        unavailable("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -7,25 +7,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
 
 from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
+from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
+from tests.support import unavailable
 
 
 @pytest.fixture
 def page():
     if CHROMIUM is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("CI=true but Debian's chromium is not installed (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+        unavailable("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API refuses to run inside an event loop; Django's async-unsafe check would

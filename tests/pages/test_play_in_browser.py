@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 
 import pytest
 
@@ -23,21 +22,16 @@ from engines.registry import get_game
 from matches.models import Match
 from matches.selectors import match_event_listing, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
+from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
+from tests.support import unavailable
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 MAX_CLICKS = 400
 
 
 @pytest.fixture
 def browser():
     if CHROMIUM is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("CI=true but Debian's chromium is not installed (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+        unavailable("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 
 import pytest
 
@@ -26,12 +25,12 @@ from snakepit.demo import (
     demo_accounts_ensure,
     demo_data_ensure,
 )
+from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.pages.spectator import live_match_with_secrets
+from tests.support import unavailable
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+BROWSER_FLAGS = [
+    *CHROMIUM_FLAGS,
     # The "other site" framing the embed is a page this test makes up (no address of its own), which
     # Chromium would take for a public one and keep from framing a local address.
     "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests",
@@ -43,16 +42,14 @@ TIMEOUT_MS = 15_000
 def browser():
     """One browser for the module; each test opens its own page (its own cookies)."""
     if CHROMIUM is None:
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail("CI=true but Debian's chromium is not installed (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+        unavailable("Debian's chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     # The live server's database calls happen in its own thread; Playwright's sync API runs an event
     # loop in this one, which Django's async-safety check would otherwise mistake for async code.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
         yield launched
         launched.close()
 
