@@ -142,21 +142,39 @@ def ladder_seats_bind(*, match: Match, versions: dict[int, int]) -> list[BotSeat
     )
 
 
+# How many times a run looks again for a bot made due by a move during its last look.
+_REPLAYS_AFTER_LATE_MOVES = 3
+
+
 def bot_match_play(*, match_id: int) -> Match:
     """Play the uploaded bots' seats of a match to its end (or until no bot must decide): each bot is
     started once, asked at each of its decisions, and its answer appended like a person's action.
     A crash, a timeout, garbage, an illegal action or a flood is a forfeit with the reason in the
     event; the bot's process is killed and the match goes on without it where the game allows."""
     lock = f"snakepit/bots/playing/{match_id}"
-    # One player per match: a second task (a redelivery, the stalled sweep) leaves a match being
-    # played alone rather than starting every bot a second time. The lock outlives a dead worker
-    # by its timeout only.
-    if not cache.add(lock, secrets.token_hex(8), timeout=_setting("SNAKEPIT_BOTS_MATCH_LOCK_SECONDS", 3600)):
-        return match_get(match_id=match_id)
-    try:
-        return _play(match_id)
-    finally:
-        cache.delete(lock)
+    # One player per match: a second task (a redelivery, the stalled sweep, a person's move) leaves a
+    # match being played alone rather than starting every bot a second time. The lock outlives a
+    # dead worker by its timeout only.
+    for _ in range(_REPLAYS_AFTER_LATE_MOVES + 1):
+        if not cache.add(lock, secrets.token_hex(8), timeout=_setting("SNAKEPIT_BOTS_MATCH_LOCK_SECONDS", 3600)):
+            return match_get(match_id=match_id)
+        try:
+            match = _play(match_id)
+        finally:
+            cache.delete(lock)
+        # A person who moved between this run's last look and the lock's release had their task
+        # turned away by the lock: look once more now that it is free.
+        if not _bots_due(match):
+            break
+    return match
+
+
+def _bots_due(match: Match) -> bool:
+    """Whether one of the match's uploaded bots that has not forfeited must decide now."""
+    if match.is_over:
+        return False
+    seats = set(BotSeat.objects.filter(match=match, forfeit_reason="").values_list("seat", flat=True))
+    return bool(seats) and bool(seats.intersection(get_game(match.game).decision(match_snapshot(match).state).seats))
 
 
 def _play(match_id: int) -> Match:

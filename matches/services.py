@@ -36,7 +36,14 @@ from matches.live import (
 from matches.models import Match, MatchEvent, MatchSeat
 from matches.selectors import MatchSnapshot, match_get
 from matches.signals import match_voided
-from matches.store import NewEvent, chance_and_bots_play, event_row, events_insert, projection_update
+from matches.store import (
+    NewEvent,
+    chance_and_bots_play,
+    event_row,
+    events_insert,
+    moved_announce,
+    projection_update,
+)
 from matches.tasks import match_play
 
 
@@ -247,6 +254,7 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
     first = event_row(match, live.seq, event, actor=user, idempotency_key=idempotency_key)
     rows = events_insert([first, *chance_and_bots_play(live)])
     projection_update(live)
+    moved_announce(live, actor_seat=seat)
     live_checkin(live)
     return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
 
@@ -316,6 +324,7 @@ def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
     live.seq += 1
     rows = events_insert([event_row(match, live.seq, forfeit, actor=user), *chance_and_bots_play(live)])
     projection_update(live)
+    moved_announce(live, actor_seat=seat)
     live_checkin(live)
     return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
 
@@ -412,6 +421,7 @@ def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int
     first = NewEvent(match.pk, live.seq, MatchEvent.Kind.ENTROPY, seat, payload, actor_id=user.pk)
     rows = events_insert([first, *chance_and_bots_play(live)])
     projection_update(live)
+    moved_announce(live, actor_seat=seat)
     live_checkin(live)
     return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
 

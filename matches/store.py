@@ -33,7 +33,7 @@ from engines.protocol import Event, Turn
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
 from matches.selectors import match_entropy_deadline, match_get
-from matches.signals import match_finished
+from matches.signals import match_finished, match_moved
 
 # How often a bot-playing writer starts again from the log when another writer overtook it.
 OVERTAKEN_RETRIES = 3
@@ -244,6 +244,18 @@ def projection_update(live: LiveMatch) -> None:
         transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
 
 
+def moved_announce(live: LiveMatch, *, actor_seat: int | None) -> None:
+    """After a seat's own step, tell listeners (once committed) which seats must decide now, unless
+    the match is over or chance is waiting (for people's entropy parts)."""
+    decision = live.game.decision(live.state)
+    if decision.kind not in ("turn", "simultaneous", "response"):
+        return
+    match_id, deciding = live.match.pk, tuple(decision.seats)
+    transaction.on_commit(
+        lambda: match_moved.send(sender=Match, match_id=match_id, actor_seat=actor_seat, deciding=deciding)
+    )
+
+
 def match_entropy_lapse(*, match_id: int, now=None) -> list[NewEvent]:
     """Once a window's deadline has passed, record a `lapse` for every seat it still waits for (their
     parts default as `engines.entropy.lapse_part` says) and let chance play on. Before the deadline,
@@ -269,6 +281,7 @@ def match_entropy_lapse(*, match_id: int, now=None) -> list[NewEvent]:
                 rows += chance_and_bots_play(live)
                 events_insert(rows)
                 projection_update(live)
+                moved_announce(live, actor_seat=None)
                 live_checkin(live)
                 return rows
         except IntegrityError:

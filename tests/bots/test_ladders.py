@@ -5,6 +5,7 @@ worker. Also the plain-text log downloads."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from datetime import timedelta
@@ -198,23 +199,14 @@ def test_logs_download_as_plain_text_for_the_owner_and_staff_only(users, client_
     assert alice.get(f"/api/bots/{bot_id}/versions/4/log/").json()["code"] == "bot/version_not_found"
 
 
-@needs_root
-def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_sweep_asking_the_bot_after_each_move(
-    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks
-):
-    from bots.tasks import bots_resume_stalled
+def _person_plays_out(match, person_user, capture, *, around_move=contextlib.nullcontext, after_move=None) -> None:
+    """The person at `match` plays random legal actions until it ends; the bot must have answered
+    (on the worker) by the time the person's next turn is read."""
     from engines.registry import get_game
     from matches.selectors import match_snapshot
     from matches.services import match_submit_action
 
-    bob = client_for(users["bob"])
-    with django_capture_on_commit_callbacks(execute=True):
-        bot_id = upload(bob)
-    assert join(bob, bot_id).status_code == 201
-    assert client_for(users["alice"]).post("/api/ladders/duel/join/", {}, format="json").status_code == 201
-    with django_capture_on_commit_callbacks(execute=True):
-        match = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
-    person = match.seats.get(user=users["alice"]).index
+    person = match.seats.get(user=person_user).index
     game, rng = get_game("rat-snake"), random.Random(1)
     for _ in range(200):
         match.refresh_from_db()
@@ -223,13 +215,77 @@ def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_sweep_asking_t
         snapshot = match_snapshot(match)
         assert person in game.decision(snapshot.state).seats, "the bot's worker left the bot's turn unplayed"
         action = rng.choice(game.legal_actions(snapshot.state, person))
-        with django_capture_on_commit_callbacks(execute=True):
+        with around_move(), capture(execute=True):  # the move's on-commit work runs inside around_move
             match_submit_action(
-                match_id=match.pk, user=users["alice"], action=action, expected_seq=snapshot.seq, seat=person
+                match_id=match.pk, user=person_user, action=action, expected_seq=snapshot.seq, seat=person
             )
-        with django_capture_on_commit_callbacks(execute=True):
-            bots_resume_stalled()  # beat's minute sweep: the person moved since the bot last looked
+        if after_move is not None:
+            with capture(execute=True):
+                after_move()
     assert match.is_finished
+
+
+def _bot_moved_in_every_turn_of_its_own(match) -> None:
+    """The game may end after one move of the bot's (a short Rat-Snake game): every action of its
+    seat in the log is one the bot sent, and it never forfeited."""
+    from matches.models import MatchEvent
+
     seat = BotSeat.objects.get(match=match)
-    assert seat.moves > 1 and not seat.forfeit_reason
+    actions = match.events.filter(kind=MatchEvent.Kind.ACTION, seat=seat.seat).count()
+    assert seat.moves == actions >= 1 and not seat.forfeit_reason
+
+
+def _person_against_uploaded_bot(users, client_for, duel, capture):
+    bob = client_for(users["bob"])
+    with capture(execute=True):
+        bot_id = upload(bob)
+    assert join(bob, bot_id).status_code == 201
+    assert client_for(users["alice"]).post("/api/ladders/duel/join/", {}, format="json").status_code == 201
+    with capture(execute=True):
+        return ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
+
+
+@needs_root
+def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_bot_answering_each_move_at_once(
+    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks
+):
+    match = _person_against_uploaded_bot(users, client_for, duel, django_capture_on_commit_callbacks)
+    _person_plays_out(match, users["alice"], django_capture_on_commit_callbacks)
+    _bot_moved_in_every_turn_of_its_own(match)
     assert RatedMatch.objects.filter(match=match).exists()
+
+
+@needs_root
+def test_with_the_broker_down_a_persons_move_still_lands_and_the_minute_sweep_asks_the_bot(
+    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    from kombu.exceptions import OperationalError
+
+    from bots import tasks
+    from engines.registry import get_game
+    from matches.selectors import match_snapshot
+
+    match = _person_against_uploaded_bot(users, client_for, duel, django_capture_on_commit_callbacks)
+
+    def refused(*args, **kwargs):
+        raise OperationalError("[Errno 111] Connection refused")
+
+    @contextlib.contextmanager
+    def broker_down():
+        with monkeypatch.context() as patched:
+            patched.setattr(tasks.bot_match_play, "delay", refused)
+            yield
+
+    bot_seat, left_to_the_sweep = BotSeat.objects.get(match=match).seat, []
+
+    def minute_sweep():
+        match.refresh_from_db()
+        if not match.is_finished and bot_seat in get_game("rat-snake").decision(match_snapshot(match).state).seats:
+            left_to_the_sweep.append(match_snapshot(match).seq)  # the person's move could not queue the bot
+        assert tasks.bots_resume_stalled()["matches"] == ([] if match.is_finished else [match.pk])
+
+    _person_plays_out(
+        match, users["alice"], django_capture_on_commit_callbacks, around_move=broker_down, after_move=minute_sweep
+    )
+    _bot_moved_in_every_turn_of_its_own(match)
+    assert caplog.text.count("the minute sweep will") == len(left_to_the_sweep)
