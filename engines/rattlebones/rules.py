@@ -14,7 +14,7 @@ docs/games/rattlebones.md lists every reading of an unclear sentence made here.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import product, repeat
 from operator import is_
@@ -204,23 +204,164 @@ class Rattlebones(Game[RattlebonesState]):
         getrandbits: Callable[[int], int],
         max_events: int,
     ) -> list[Event]:
-        """`engines.playout.playout` with every seat a plain random bot, driven here: the same rule
-        functions `apply_action` and `apply_chance` call, the same legal actions in the same order
-        picked by the same `getrandbits` calls, and the same draws, so the same log (and state); what
-        is left out is only the protocol's bookkeeping round each event (the decision object, a copy
-        of the legal actions, finding the action among them again, `Game.apply`'s checks), none of
-        which can fail for an action taken from the list or an outcome drawn for the request.
-        `tests/engines/test_playout.py` and `tests/engines/rattlebones/test_playout.py` compare the
-        logs with those of the protocol path."""
+        """`engines.playout.playout` with every seat a plain random bot, driven here: the same legal
+        actions in the same order picked by the same `getrandbits` calls, and the same draws, so the
+        same log (and state); what is left out is only the protocol's bookkeeping round each event (the
+        decision object, a copy of the legal actions, finding the action among them again,
+        `Game.apply`'s checks), none of which can fail for an action taken from the list or an outcome
+        drawn for the request. The usual turn (one die rolled, then moved with or used for what it
+        shows) is played here in one piece; every other moment goes to the rule functions that
+        `apply_action` and `apply_chance` call. `tests/engines/test_playout.py` and
+        `tests/engines/rattlebones/test_playout.py` compare the logs with those of the protocol path
+        and with a digest of the logs recorded before the usual turn was played here."""
         # An event is made as `engines.playout` makes one: its fields written into the instance dict.
         append, new = log.append, object.__new__
         # The usual roll, one d6, is drawn here as `_Draws` draws it (the HMAC of the first block from
         # the match's padded-key hash states, one word, the rejection test); a rejected word, about one
         # draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
         hmac_states = (draws.inner, draws.outer) if type(draws) is _Draws else None
-        for seq in range(len(log) + 1, max_events + 1):
+        seq = len(log)
+        while seq < max_events:
+            seq += 1
             phase = state.phase
-            if phase == USE_DIE:
+            if phase == ROLL:
+                seat = state.player
+                actions = _ROLL_ACTIONS_BY_GOLD[state.gold[seat]]  # as `_legal` lists them
+                count = len(actions)
+                bits = count.bit_length()
+                index = getrandbits(bits)
+                while index >= count:
+                    index = getrandbits(bits)
+                action = actions[index]
+                event = new(Event)
+                fields = event.__dict__
+                fields["kind"] = "action"
+                fields["payload"] = action
+                fields["seat"] = seat
+                append(event)
+                state.legal_cache = None
+                if index >= DICE_EACH or hmac_states is None or seq + 2 > max_events:
+                    _roll(state, action["dice"])
+                    continue
+                # The usual turn, in one piece: `_roll` for the one free die, its draw, `_dice_rolled`
+                # and, when the die is used at once or moves a pawn, `_use_die` and `_next_player`.
+                die = index
+                state.rolled |= 1 << die
+                seq += 1
+                inner = hmac_states[0].copy()
+                inner.update(b"snakepit/v1/%d/0" % seq)
+                outer = hmac_states[1].copy()
+                outer.update(inner.digest())
+                word = _FIRST_WORD(outer.digest())[0]
+                if word < _D6_LIMIT:
+                    side = word % 6
+                    outcome = {"dice": [side + 1]}
+                else:
+                    outcome = draws(seq, _DICE_ROLLS[1])
+                    side = outcome["dice"][0] - 1
+                event = new(Event)
+                fields = event.__dict__
+                fields["kind"] = "chance"
+                fields["payload"] = outcome
+                fields["seat"] = None
+                append(event)
+                slot = seat * DICE_EACH + die
+                sides = state.dice[slot]
+                effect = sides[side]
+                distances = _STEPS.get(effect)
+                if distances is not None and (effect != RATTLEBONES or state.rattlebones - 1 > max(state.scores)):
+                    if len(distances) == 1:  # `_moves` for a pip side or the icon, in place
+                        steps = distances[0]
+                        pawns = state.pawns
+                        base = seat * PAWNS_EACH
+                        board = state.board
+                        supply = state.sides
+                        row = die * SPACES * _MAX_STEPS + steps
+                        actions = []
+                        for start in _STARTS[(pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]]:
+                            space = board[(start + steps) % SPACES]
+                            move = _MOVES[space][row + start * _MAX_STEPS]
+                            if move is None:
+                                move = _MOVES[space][row + start * _MAX_STEPS] = _Move(die, start, steps, space)
+                            if move.side and supply[space] and space not in sides:
+                                actions += move.every
+                            else:
+                                actions += _offers(move, space, sides, supply, state.stars[seat])
+                    else:
+                        actions = _moves(state, die, sides, distances)
+                    count = len(actions)
+                    if count == 1:
+                        action = actions[0]  # no choice: used without asking (`_one_way`)
+                    else:
+                        bits = count.bit_length()
+                        index = getrandbits(bits)
+                        while index >= count:
+                            index = getrandbits(bits)
+                        action = actions[index]
+                        seq += 1
+                        event = new(Event)
+                        fields = event.__dict__
+                        fields["kind"] = "action"
+                        fields["payload"] = action
+                        fields["seat"] = seat
+                        append(event)
+                    if distances is _ICON_STEPS:
+                        state.rattlebones -= 1  # the game goes on: checked above
+                    # `_move`
+                    pawns = state.pawns
+                    start = action["from"]
+                    space_index = (start + action["steps"]) % SPACES
+                    pawns[pawns.index(start, seat * PAWNS_EACH, (seat + 1) * PAWNS_EACH)] = space_index
+                    if state.board[space_index] == STORE:
+                        sell = action["sell"]
+                        if sell:
+                            state.stars[seat] -= sell
+                            state.star_supply += sell
+                            _score(state, seat, star_value(sell))
+                            if state.phase == OVER:
+                                state.used = ((die, effect, 0),)
+                                return log
+                    else:
+                        replace = action["replace_side"]
+                        if replace is not None:
+                            new_side = action["new_side"]
+                            supply = state.sides
+                            old_kind = _SUPPLY_OF[sides[replace]]
+                            if old_kind is None:
+                                state.pips_out += 1
+                            else:
+                                supply[old_kind] += 1
+                            supply[_SUPPLY_OF[new_side]] -= 1
+                            state.dice[slot] = _WITH_SIDE[replace](sides, new_side)
+                elif effect == "gold":
+                    if state.gold_supply:
+                        state.gold_supply -= 1
+                        state.gold[seat] += 1
+                elif effect == "star":
+                    if state.star_supply:
+                        state.star_supply -= 1
+                        state.stars[seat] += 1
+                elif effect in _POINTS_OF or effect == "train":
+                    earned = _POINTS_OF.get(effect) or C.train_track[state.train]
+                    _score(state, seat, earned)
+                    if state.phase == OVER:
+                        state.used = ((die, effect, earned),)
+                        return log
+                    if effect == "train":
+                        state.train = (state.train + 1) % TRACK
+                else:
+                    state.showing = _SHOWING[die][side]
+                    state.phase = USE_DIE
+                    uses = _uses(state, die, side)
+                    if len(uses) == 1:
+                        _use_die(state, uses[0])
+                    else:
+                        state.legal_cache = uses
+                    continue
+                # `_next_player`: the turn's one die is used, and no x2 can double it (that needs two)
+                state.player = (seat + 1) % state.seats
+                state.rolled = 0
+            elif phase == USE_DIE:
                 actions = state.legal_cache
                 if actions is None:
                     actions = _legal(state)
@@ -240,62 +381,8 @@ class Rattlebones(Game[RattlebonesState]):
                 append(event)
                 state.legal_cache = None
                 _use_die(state, action)
-            elif phase == ROLL:
-                actions = _ROLL_ACTIONS[min(state.gold[state.player], 2)]  # as `_legal` lists them
-                count = len(actions)
-                bits = count.bit_length()
-                index = getrandbits(bits)
-                while index >= count:
-                    index = getrandbits(bits)
-                action = actions[index]
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"] = "action"
-                fields["payload"] = action
-                fields["seat"] = state.player
-                append(event)
-                state.legal_cache = None
-                dice = action["dice"]
-                if len(dice) == 1:  # `_roll`'s usual turn, in place
-                    die = dice[0]
-                    state.rolled |= 1 << die
-                    state.to_roll = _ONE_DIE[die]
-                    state.phase = DICE
-                else:
-                    _roll(state, dice)
             elif phase == DICE:
-                to_roll = state.to_roll
-                if hmac_states is not None and len(to_roll) == 1 and not state.showing:
-                    inner = hmac_states[0].copy()
-                    inner.update(b"snakepit/v1/%d/0" % seq)
-                    outer = hmac_states[1].copy()
-                    outer.update(inner.digest())
-                    word = _FIRST_WORD(outer.digest())[0]
-                    if word < _D6_LIMIT:
-                        side = word % 6
-                        outcome = {"dice": [side + 1]}
-                    else:
-                        outcome = draws(seq, _DICE_ROLLS[1])
-                        side = outcome["dice"][0] - 1
-                    event = new(Event)
-                    fields = event.__dict__
-                    fields["kind"] = "chance"
-                    fields["payload"] = outcome
-                    fields["seat"] = None
-                    append(event)
-                    # `_dice_rolled`'s usual turn, in place
-                    die = to_roll[0]
-                    state.showing = _SHOWING[die][side]
-                    state.to_roll = ()
-                    state.phase = USE_DIE
-                    uses = _uses(state, die, side)
-                    if len(uses) == 1:
-                        state.legal_cache = None
-                        _use_die(state, uses[0])
-                    else:
-                        state.legal_cache = uses
-                    continue
-                outcome = draws(seq, _DICE_ROLLS[len(to_roll)])
+                outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
                 event = new(Event)
                 fields = event.__dict__
                 fields["kind"] = "chance"
@@ -403,6 +490,7 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
 
 
 _ROLL_ACTIONS = tuple(_roll_actions(gold) for gold in range(3))  # by gold, up to the two that pay for all three
+_ROLL_ACTIONS_BY_GOLD = tuple(_ROLL_ACTIONS[min(gold, 2)] for gold in range(C.gold + 1))  # any gold a player holds
 
 
 def effective_side(sides: tuple[str, ...], index: int) -> str | None:
@@ -452,7 +540,9 @@ def _uses(state: RattlebonesState, die: int, side: int) -> tuple[Action, ...] | 
 _ARROWS = frozenset(f"{ARROW_TO}{index}" for index in range(6))  # every ARROW side, by where it points
 _NO_CHOICE = frozenset({"gold", "star", "train", "1234", "stock", "x2", "gamble", *POINTS})
 _PLAIN_USE = tuple(({"type": "use_die", "die": die},) for die in range(C.dice))
-_STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: (1,), "9_pip": tuple(range(1, 10))}
+_ICON_STEPS = (1,)  # the icon: "one of his pawns ... one space clockwise"
+_STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: _ICON_STEPS, "9_pip": tuple(range(1, 10))}
+_POINTS_OF = {side: points for points, side in enumerate(POINTS, 1)}
 
 
 @lru_cache(maxsize=64)
@@ -473,6 +563,7 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     base = seat * PAWNS_EACH
     board = state.board
     supply = state.sides
+    stars = state.stars[seat]
     pawns = state.pawns
     actions: list[Action] = []
     # "moves one of his pawns": a player's three pawns are alike, so a move names the space the pawn
@@ -484,33 +575,36 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
             move = _MOVES[space][row + steps]
             if move is None:
                 move = _MOVES[space][row + steps] = _Move(die, start, steps, space)
-            if move.side:  # a side space: the usual case
-                if not supply[space]:
-                    actions.append(move.nothing)  # nothing to take: "Do nothing" only
-                elif space in sides:
-                    # never a replacement that leaves the die as it was: `every` without that side
-                    if sides.count(space) == 1:
-                        actions += move.without[sides.index(space)]
-                    else:
-                        actions.append(move.nothing)
-                        actions.extend(action for old, action in zip(sides[1:], move.replace) if old != space)
-                else:
-                    actions += move.every  # "Do nothing" or any of the five sides
-            elif space == STORE:
-                # "The player may sell as many STARS as he chooses using the chart on the space."
-                actions += move.sales(state.stars[seat])
-            elif space == PLUS_ONE:
-                if supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
-                    actions += move.every  # the usual die: a 1 pt side on any side
-                else:
-                    actions += move.plus_one(sides, _points_available(supply))
-            elif not supply[space]:
-                actions.append(move.nothing)
-            elif _ARROWS.isdisjoint(sides):
-                actions += move.every  # the usual die: every direction on every side
+            if move.side and supply[space] and space not in sides:
+                actions += move.every  # the usual landing, as `_offers` gives it
             else:
-                actions += move.arrows(sides)
+                actions += _offers(move, space, sides, supply, stars)
     return actions
+
+
+def _offers(move: _Move, space: str, sides: tuple[str, ...], supply: dict[str, int], stars: int) -> Sequence[Action]:
+    """What a pawn moved by `move` onto `space` may do there, possibly a shared sequence."""
+    if move.side:  # a side space: the usual case
+        if not supply[space]:
+            return move.only_nothing  # nothing to take: "Do nothing" only
+        if space in sides:
+            # never a replacement that leaves the die as it was: `every` without that side
+            if sides.count(space) == 1:
+                return move.without[sides.index(space)]
+            return [move.nothing, *(action for old, action in zip(sides[1:], move.replace) if old != space)]
+        return move.every  # "Do nothing" or any of the five sides
+    if space == STORE:
+        # "The player may sell as many STARS as he chooses using the chart on the space."
+        return move.sales(stars)
+    if space == PLUS_ONE:
+        if supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
+            return move.every  # the usual die: a 1 pt side on any side
+        return move.plus_one(sides, _points_available(supply))
+    if not supply[space]:
+        return move.only_nothing
+    if _ARROWS.isdisjoint(sides):
+        return move.every  # the usual die: every direction on every side
+    return move.arrows(sides)
 
 
 # The spaces a player's three pawns leave from, sorted and each once, for every placing of the three.
@@ -526,13 +620,15 @@ class _Move:
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
     __slots__ = (
-        "_arrows", "_points", "_sales", "die", "every", "nothing", "replace", "side", "start", "steps", "without"
+        "_arrows", "_points", "_sales", "die", "every", "nothing", "only_nothing", "replace", "side", "start", "steps",
+        "without",
     )
 
     def __init__(self, die: int, start: int, steps: int, space: str) -> None:
         self.die, self.start, self.steps = die, start, steps
         self.side = space in SIDE_SPACES and space != ARROW  # the space offers its own side
         self.nothing = self._landing(None, None)
+        self.only_nothing = (self.nothing,)
         self._sales: list[Action] = []
         if self.side:
             self.replace = tuple(self._landing(index, space) for index in range(1, 6))
