@@ -15,7 +15,9 @@ class BotsConfig(AppConfig):
         match_moved.connect(_bots_asked_after_a_move, dispatch_uid="bots-asked-after-a-move")
 
 
-def _bots_asked_after_a_move(sender, match_id: int, actor_seat: int | None, deciding: tuple[int, ...], **kwargs) -> None:
+def _bots_asked_after_a_move(
+    sender, match_id: int, actor_seat: int | None, deciding: tuple[int, ...], **kwargs
+) -> None:
     """Someone other than the match's uploaded bots moved, and one of those bots must decide now: a
     worker asks it at once (a bot's own move needs nothing: the worker playing it goes on). A broker
     that is down must not turn the person's move into an error: beat's minute sweep asks the bot."""

@@ -108,7 +108,7 @@ class BotFault(Exception):
 
 
 # Why a bot loses by forfeit, as its stats count them.
-FORFEIT_REASONS = ("crash", "timeout", "garbage", "illegal_action", "flood", "sandbox")
+FORFEIT_REASONS = ("crash", "timeout", "garbage", "illegal_action", "flood", "network", "sandbox")
 
 
 @dataclass(frozen=True)

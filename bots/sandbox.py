@@ -55,18 +55,54 @@ from bots.protocol import BotFault
 _UID_BASE, _UID_SPAN = 1_000_000_000, 500_000_000
 _STDERR_KEPT = 64 * 1024  # the tail of a bot's stderr kept for its log
 
+# The interpreter runs this before the bot's file (given as descriptor 3): a Python audit hook that
+# stops the bot, with a status of its own and a line on stderr, the moment it reaches for the network
+# (an Internet socket's connect or send, a name lookup), so the forfeit can say why; the network
+# namespace already makes every such attempt fail, and a bot that goes around the interpreter (a
+# subprocess, ctypes) still reaches nothing, its forfeit then reading as a crash or a timeout. Then
+# the bot runs as `__main__`, with its directory on the import path.
+NETWORK_STATUS = 96
+NETWORK_MARK = "snakepit: the bot reached for the network"
+_LAUNCHER = f"""
+import os, sys
+def _fence(event, args, _exit=os._exit, _write=os.write, _inet=(2, 10)):  # Linux's AF_INET, AF_INET6
+    if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+        if getattr(args[0], "family", None) not in _inet:
+            return
+        target = args[1]
+    elif event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"):
+        target = args[0]
+    else:
+        return
+    _write(2, ("\\n{NETWORK_MARK} (" + event + " " + repr(target)[:200] + ")\\n").encode("utf-8", "replace"))
+    _exit({NETWORK_STATUS})
+sys.addaudithook(_fence)
+del _fence
+entry = sys.argv[1]
+with open(3, "rb", closefd=True) as bot_file:
+    code = compile(bot_file.read(), entry, "exec")
+sys.argv = [entry]
+sys.path.insert(0, os.getcwd())
+namespace = {{"__name__": "__main__", "__file__": os.path.join(os.getcwd(), entry), "__builtins__": __builtins__}}
+del os, sys, entry, bot_file
+exec(code, namespace)
+"""
+
 # Run inside the new namespaces, as the namespace's root, before the bot: open the bot's file (by the
 # working directory, which the mounts below cover), hide the host's sockets and shared scratch space
 # (/run holds the database's and other services' Unix sockets, which no network namespace stops)
 # behind small private tmpfs mounts, then drop every capability for good and start the bot. Any
-# failure stops the bot before it runs (status 97).
+# failure stops the bot before it runs (status 97). Arguments: the interpreter, the launcher, the
+# bot's file.
 _FENCE = (
-    "exec 3<bot.py || exit 97; "
+    'exec 3<"$3" || exit 97; '
     "for dir in /run /var/run /tmp /var/tmp /dev/shm; do "
     '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; fi; '
     "done; "
-    'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u /dev/fd/3'
+    'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u -c "$2" "$3"'
 )
+# Without the fence (a development setting): the same launcher and descriptor, no namespaces.
+_UNFENCED = 'exec 3<"$3" || exit 97; exec "$1" -I -S -u -c "$2" "$3"'
 
 
 def _uid_has_processes(uid: int) -> bool:
@@ -127,9 +163,11 @@ def namespaces_available() -> bool:
                     "--",
                     "/bin/sh",
                     "-c",
-                    _FENCE.replace("bot.py", "/dev/null"),
+                    _FENCE,
                     "fence",
                     _python(),
+                    _LAUNCHER,
+                    "/dev/null",
                 ],
                 **_identity(_fresh_uid()),
                 capture_output=True,
@@ -211,9 +249,20 @@ class SandboxedBot:
             for path in (self.scratch, self.scratch / "bot.py"):
                 os.chown(path, self.uid, self.uid)
         self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
-        command = [_python(), "-I", "-S", "-u", "bot.py"]
+        command = ["/bin/sh", "-c", _UNFENCED, "fence", _python(), _LAUNCHER, "bot.py"]
         if self.sandboxed:
-            command = ["unshare", "-Urnm", "--", "/bin/sh", "-c", _FENCE, "fence", _python()]
+            command = [
+                "unshare",
+                "-Urnm",
+                "--",
+                "/bin/sh",
+                "-c",
+                _FENCE,
+                "fence",
+                _python(),
+                _LAUNCHER,
+                "bot.py",
+            ]
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -253,7 +302,7 @@ class SandboxedBot:
             process.stdin.write(line)
             process.stdin.flush()
         except (BrokenPipeError, OSError):
-            self._fail("crash", "the bot had exited before it was asked")
+            self._exited("the bot had exited before it was asked")
         allowed = (deadline_ms + self.remaining_overage_ms) / 1000 + grace
         descriptor = process.stdout.fileno()
         while b"\n" not in self._pending:
@@ -263,11 +312,11 @@ class SandboxedBot:
             ready, _, _ = select.select([descriptor], [], [], min(left, 0.05))
             if not ready:
                 if process.poll() is not None:  # gone, though a child of its may hold its stdout open
-                    self._fail("crash", f"the bot exited (status {process.returncode})")
+                    self._exited(f"the bot exited (status {process.returncode})")
                 continue
             chunk = os.read(descriptor, 65536)
             if not chunk:
-                self._fail("crash", f"the bot exited (status {process.poll()})")
+                self._exited("the bot exited")
             self._pending += chunk
             if b"\n" not in self._pending and len(self._pending) > self.limits.line_bytes:
                 self._fail("flood", f"an answer line longer than {self.limits.line_bytes} bytes")
@@ -281,6 +330,18 @@ class SandboxedBot:
         if self.remaining_overage_ms < 0:
             self._fail("timeout", f"no answer within {deadline_ms} ms and the overage bank")
         return answer, elapsed_ms
+
+    def _exited(self, detail: str) -> None:
+        """The bot is gone: a crash, unless the launcher's audit hook stopped it at the network."""
+        try:
+            status = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # its stdout closed, yet it runs on: a crash all the same
+            status = None
+        if status == NETWORK_STATUS:
+            tail = self.stderr_tail()
+            if NETWORK_MARK in tail:
+                self._fail("network", tail[tail.rindex(NETWORK_MARK) :].splitlines()[0])
+        self._fail("crash", detail if status is None or "status" in detail else f"{detail} (status {status})")
 
     def _fail(self, reason: str, detail: str) -> None:
         self.close()

@@ -199,7 +199,9 @@ def test_logs_download_as_plain_text_for_the_owner_and_staff_only(users, client_
     assert alice.get(f"/api/bots/{bot_id}/versions/4/log/").json()["code"] == "bot/version_not_found"
 
 
-def _person_plays_out(match, person_user, capture, *, around_move=contextlib.nullcontext, after_move=None) -> None:
+def _person_plays_out(
+    match, person_user, capture, *, around_move=contextlib.nullcontext, after_move=None
+) -> None:
     """The person at `match` plays random legal actions until it ends; the bot must have answered
     (on the worker) by the time the person's next turn is read."""
     from engines.registry import get_game
@@ -257,7 +259,14 @@ def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_bot_answering_
 
 @needs_root
 def test_with_the_broker_down_a_persons_move_still_lands_and_the_minute_sweep_asks_the_bot(
-    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks, monkeypatch, caplog
+    users,
+    client_for,
+    duel,
+    bot_settings,
+    eager_celery,
+    django_capture_on_commit_callbacks,
+    monkeypatch,
+    caplog,
 ):
     from kombu.exceptions import OperationalError
 
@@ -280,12 +289,19 @@ def test_with_the_broker_down_a_persons_move_still_lands_and_the_minute_sweep_as
 
     def minute_sweep():
         match.refresh_from_db()
-        if not match.is_finished and bot_seat in get_game("rat-snake").decision(match_snapshot(match).state).seats:
+        if (
+            not match.is_finished
+            and bot_seat in get_game("rat-snake").decision(match_snapshot(match).state).seats
+        ):
             left_to_the_sweep.append(match_snapshot(match).seq)  # the person's move could not queue the bot
         assert tasks.bots_resume_stalled()["matches"] == ([] if match.is_finished else [match.pk])
 
     _person_plays_out(
-        match, users["alice"], django_capture_on_commit_callbacks, around_move=broker_down, after_move=minute_sweep
+        match,
+        users["alice"],
+        django_capture_on_commit_callbacks,
+        around_move=broker_down,
+        after_move=minute_sweep,
     )
     _bot_moved_in_every_turn_of_its_own(match)
     assert caplog.text.count("the minute sweep will") == len(left_to_the_sweep)

@@ -73,7 +73,10 @@ def test_a_bot_that_reaches_for_the_network_forfeits_and_reaches_nothing(author,
         with pytest.raises(TimeoutError):
             listener.accept()
     assert version.status == BotVersion.Status.FAILED
-    assert "Network is unreachable" in version.log
+    assert "forfeit: network: snakepit: the bot reached for the network (socket.getaddrinfo" in version.log
+    forfeit = version.validation_match.events.get(kind=MatchEvent.Kind.FORFEIT)
+    assert forfeit.payload["reason"].startswith("bot/network: ")
+    assert bot_stats(bot=version.bot)["forfeits"] == {"network": 1}
 
 
 def test_a_good_bot_beats_a_crashing_one_by_forfeit_and_the_match_finishes(author, bot_settings):

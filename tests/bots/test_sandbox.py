@@ -130,8 +130,23 @@ def test_the_network_is_out_of_reach_even_on_loopback():
         fault, bot = ask_expecting_fault(program("network", PORT=str(port)), deadline_ms=3000)
         with pytest.raises(TimeoutError):
             listener.accept()
+    assert fault.reason == "network"
+    assert fault.detail.startswith(
+        "snakepit: the bot reached for the network (socket.getaddrinfo '127.0.0.1')"
+    )
+
+
+def test_the_network_stays_out_of_reach_for_a_bot_that_goes_around_the_hook():
+    """The audit hook only names the fault: below it, the network namespace is what keeps a bot that
+    calls the C library itself (ctypes, no audited socket call) from reaching the host's loopback."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        fault, bot = ask_expecting_fault(program("network_around_the_hook", PORT=str(port)), deadline_ms=3000)
+        with pytest.raises(TimeoutError):
+            listener.accept()
     assert fault.reason == "crash"
-    assert "Network is unreachable" in bot.stderr_tail()
+    assert "connect refused: errno 101" in bot.stderr_tail()  # ENETUNREACH
 
 
 def test_files_outside_the_scratch_directory_cannot_be_written(tmp_path):
@@ -193,3 +208,21 @@ def _peek(marker: Path, socket_dir: Path) -> str:
         with SandboxedBot(source=source, limits=LIMITS) as bot:
             bot.ask(message_line(), deadline_ms=3000)
             return bot.stderr_tail()
+
+
+def test_without_the_fence_the_launcher_still_runs_the_bot_and_stops_it_at_the_network(settings, monkeypatch):
+    """A development machine that allows unsandboxed bots runs the same launcher: the audit hook is
+    then all that stands between a bot and the host's loopback."""
+    monkeypatch.setattr("bots.sandbox._namespaces_work", False)
+    settings.SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = True
+    with SandboxedBot(source=program("random_bot"), limits=LIMITS) as bot:
+        answer, _ = bot.ask(message_line(), deadline_ms=3000)
+        assert not bot.sandboxed and b'"pass"' in answer
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(0.5)
+        fault, bot = ask_expecting_fault(
+            program("network", PORT=str(listener.getsockname()[1])), deadline_ms=3000
+        )
+        with pytest.raises(TimeoutError):
+            listener.accept()
+    assert not bot.sandboxed and fault.reason == "network"
