@@ -45,6 +45,18 @@ class BotUploadSerializer(serializers.Serializer):
         max_length=500,
         help_text="An HTTP bot's address: it gets each decision as a signed POST.",
     )
+    deck = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="Rag'n'Guns: the share id of your saved deck, legal in the format in effect; every "
+        "seat of this version brings it.",
+    )
+    deck_version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=10**9,
+        help_text="Rag'n'Guns: which version of `deck` (its current one if left out).",
+    )
 
     def validate(self, attrs):
         unknown = set(self.initial_data) - set(self.fields)
@@ -52,6 +64,8 @@ class BotUploadSerializer(serializers.Serializer):
             raise serializers.ValidationError(f"unknown field(s): {', '.join(sorted(unknown))}")
         if sum(field in attrs for field in ("source", "file", "url")) != 1:
             raise serializers.ValidationError("send the bot as exactly one of `source`, `file` or `url`")
+        if "deck_version" in attrs and "deck" not in attrs:
+            raise serializers.ValidationError("`deck_version` is a version of the `deck` you send")
         if "file" in attrs:
             upload = attrs.pop("file")
             if upload.size > 1024 * 1024:
@@ -133,7 +147,9 @@ class BotViewSet(viewsets.GenericViewSet):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(BotSerializer(page, many=True).data)
 
-    @extend_schema(request=BotUploadSerializer, responses={201: BotVersionSerializer}, extensions=errors(503))
+    @extend_schema(
+        request=BotUploadSerializer, responses={201: BotVersionSerializer}, extensions=errors(403, 404, 503)
+    )
     def create(self, request):
         """Upload one Python file (or register a URL) as your bot's next version; it plays a validation
         match against itself on a worker, and enters matches only once it has passed. The answer
@@ -147,10 +163,17 @@ class BotViewSet(viewsets.GenericViewSet):
             game_key=data["game"],
             source=data.get("source", ""),
             url=data.get("url", ""),
+            deck=data.get("deck", ""),
+            deck_number=data.get("deck_version"),
         )
         transaction.on_commit(lambda: bot_version_validate.delay(version.pk))
         return Response(
-            {"bot": version.bot_id, **BotVersionSerializer(version).data, "secret": version.bot.secret},
+            {
+                "bot": version.bot_id,
+                **BotVersionSerializer(version).data,
+                "deck": bot_selectors.bot_version_deck(version=version),
+                "secret": version.bot.secret,
+            },
             status=status.HTTP_201_CREATED,
         )
 
@@ -162,11 +185,13 @@ class BotViewSet(viewsets.GenericViewSet):
     @extend_schema(responses=OpenApiTypes.OBJECT, extensions=errors(403))
     @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})")
     def version(self, request, pk=None, number=None):
-        """One version with its source and validation log: its owner's and staff's only."""
+        """One version with its source, its deck (Rag'n'Guns) and validation log: its owner's and
+        staff's only."""
         version = bot_selectors.bot_version_private(bot=self._bot(), number=int(number), user=request.user)
         return Response(
             {
                 **BotVersionSerializer(version).data,
+                "deck": bot_selectors.bot_version_deck(version=version),
                 "source": version.source,
                 "log": version.log,
                 "secret": version.bot.secret,

@@ -49,6 +49,12 @@ class BotVersion(models.Model):
         "matches.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     log = models.TextField(blank=True, default="")  # why validation failed, and the bot's stderr
+    # Rag'n'Guns: the saved deck version every seat of this version brings; None in games played
+    # without decks. Frozen at upload: its owner cannot delete it from under the bot, and a ban list
+    # taking effect re-checks it (decks.services.ban_lists_take_effect re-checks frozen versions).
+    deck_version = models.ForeignKey(
+        "decks.DeckVersion", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -30,7 +30,7 @@ def bot_source_readable(*, bot: Bot, user) -> bool:
 
 def bot_version_get(*, bot: Bot, number: int) -> BotVersion:
     try:
-        return bot.versions.get(number=number)
+        return bot.versions.select_related("deck_version__deck").get(number=number)
     except BotVersion.DoesNotExist:
         raise NotFound(f"bot {bot.pk} has no version {number}", code="bot/version_not_found") from None
 
@@ -39,6 +39,19 @@ def bot_version_private(*, bot: Bot, number: int, user) -> BotVersion:
     if not bot_source_readable(bot=bot, user=user):
         raise Forbidden("only the bot's owner and staff may read its source and logs", code="bot/not_owner")
     return bot_version_get(bot=bot, number=number)
+
+
+def bot_version_deck(*, version: BotVersion) -> dict[str, Any] | None:
+    """The deck a version brings, for its owner and staff: which saved deck and version, by name. The
+    public see no more of it than of a person's ladder entry's deck, which is nothing."""
+    if version.deck_version_id is None:
+        return None
+    deck_version = version.deck_version
+    return {
+        "share_id": deck_version.deck.share_id,
+        "version": deck_version.number,
+        "name": deck_version.deck.name,
+    }
 
 
 def bot_version_for_ladder(*, bot: Bot, number: int, user) -> BotVersion:

@@ -1,7 +1,9 @@
 """Writes for uploaded bots: a new version, the matches bots play, and a version's validation.
 
 A bot's seat is held by the bot's own account, and its answers enter the log exactly as a person's
-do (`matches.services.match_submit_action`); a fault is a `match_forfeit` whose reason says why.
+do (`matches.services.match_submit_action`); a fault is a `match_forfeit` whose reason says why. In a
+game played with decks (Rag'n'Guns) a version carries one of its owner's saved deck versions, frozen,
+and each of its seats brings it, as a person's ladder or tournament entry brings theirs.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from bots.models import Bot, BotSeat, BotVersion
 from bots.protocol import BotFault, answer_parse, decision_message
 from bots.sandbox import SandboxedBot, SandboxLimits, SandboxUnavailable, sandbox_check
 from core.errors import ApplicationError, Conflict, Forbidden, Rejected
+from decks.selectors import deck_version_brought, deck_version_for_entry
+from decks.services import deck_version_freeze
 from engines.errors import UnknownGame
 from engines.registry import get_game
-from matches.models import Match
+from matches.models import Match, MatchEvent
 from matches.selectors import match_get, match_snapshot
 from matches.services import SeatSpec, match_create, match_forfeit, match_submit_action
 
@@ -35,10 +39,24 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
-def bot_version_upload(*, owner, name: str, game_key: str, source: str = "", url: str = "") -> BotVersion:
+def bot_version_upload(
+    *,
+    owner,
+    name: str,
+    game_key: str,
+    source: str = "",
+    url: str = "",
+    deck: str = "",
+    deck_number: int | None = None,
+) -> BotVersion:
     """Store `source` (one Python file) as the next version of `owner`'s bot `name`, creating the bot
     on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
-    versions today than allowed, or a server that cannot fence bots in."""
+    versions today than allowed, or a server that cannot fence bots in.
+
+    A game played with decks takes `deck`, the share id of one of `owner`'s saved decks (version
+    `deck_number`, else its current one), which must be legal in the format the validation match
+    plays, under the ban list in effect: the decks app's own entry check (`deck/not_found`,
+    `deck/not_yours`, `deck/illegal` with its violations). The version is frozen with the upload."""
     if bool(source) == bool(url):
         raise Rejected("a bot version is exactly one of a source file or a URL", code="bot/source_or_url")
     if url:
@@ -59,15 +77,28 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str = "", url
         game = get_game(game_key)
     except UnknownGame as error:
         raise Rejected(str(error), code="bot/unknown_game") from None
-    if game.spec.needs_deck:
+    if game.spec.needs_deck and not deck:
         raise Rejected(
-            f"uploaded bots cannot play {game.spec.name} yet: it needs a deck", code="bot/game_needs_deck"
+            f"a {game.spec.name} bot brings one of your saved decks (`deck`: its share id)",
+            code="bot/deck_required",
         )
+    if deck and not game.spec.needs_deck:
+        raise Rejected(f"{game.spec.name} is played without decks", code="bot/deck_not_needed")
     try:
         if source:
             sandbox_check()
     except SandboxUnavailable as error:
         raise ApplicationError(str(error), code="bot/sandbox_unavailable", status=503) from None
+    deck_version = None
+    if deck:
+        # Judged in the format the validation match plays (the game's default options), as a person's
+        # ladder entry is judged in its ladder's.
+        deck_version = deck_version_for_entry(
+            share_id=deck,
+            version=deck_number,
+            user=owner,
+            format_key=game.spec.resolve_options(None).get("format"),
+        )
     with transaction.atomic():
         bot = Bot.objects.select_for_update().filter(owner=owner, name=name).first()
         if bot is None:
@@ -86,14 +117,22 @@ def bot_version_upload(*, owner, name: str, game_key: str, source: str = "", url
         if not owner.is_staff and today.count() >= per_day:
             raise Rejected(f"at most {per_day} bot versions a day", code="bot/too_many_versions", status=429)
         number = (bot.versions.aggregate(last=Max("number"))["last"] or 0) + 1
+        if deck_version is not None:
+            deck_version = deck_version_freeze(deck_version=deck_version, purpose=f"bot {bot.pk} v{number}")
         version = BotVersion.objects.create(
             bot=bot,
             number=number,
             source=source,
             url=url,
             source_sha256=hashlib.sha256(source.encode()).hexdigest() if source else "",
+            deck_version=deck_version,
         )
     return version
+
+
+def _brought(version: BotVersion) -> dict | None:
+    """The deck each seat of `version` brings, as a person's entry brings its frozen version."""
+    return deck_version_brought(version.deck_version) if version.deck_version_id else None
 
 
 def bot_match_create(
@@ -114,7 +153,7 @@ def bot_match_create(
             options=options,
             entropy="server",
             bots_play="now",
-            seats=[SeatSpec(user=version.bot.account) for version in versions],
+            seats=[SeatSpec(user=version.bot.account, deck=_brought(version)) for version in versions],
         )
         BotSeat.objects.bulk_create(
             BotSeat(match=match, seat=index, version=version) for index, version in enumerate(versions)
@@ -125,9 +164,20 @@ def bot_match_create(
 def ladder_seats_bind(*, match: Match, versions: dict[int, int]) -> list[BotSeat]:
     """A ladder seated uploaded bots (`versions`: seat -> version id) in `match`, each through its
     bot's account: record which version holds each seat, so `bot_match_play` can play them. Only
-    passed versions enter ladders, and a version's status never changes once passed."""
-    rows = {row.pk: row for row in BotVersion.objects.select_related("bot").filter(pk__in=versions.values())}
+    passed versions enter ladders, and a version's status never changes once passed. A version with
+    a deck must have brought it: the ladder seats an entry with the entry's deck, which for a bot's
+    entry is its version's."""
+    rows = {
+        row.pk: row
+        for row in BotVersion.objects.select_related("bot", "deck_version").filter(pk__in=versions.values())
+    }
     seats = dict(match.seats.values_list("index", "user_id"))
+    brought = {
+        event.seat: {key: value for key, value in event.payload.items() if key != "type"}
+        for event in MatchEvent.objects.filter(
+            match=match, kind=MatchEvent.Kind.ACTION, seat__in=list(versions), payload__type="bring_deck"
+        )
+    }
     for seat, version_id in versions.items():
         version = rows.get(version_id)
         if version is None or version.status != BotVersion.Status.PASSED:
@@ -136,6 +186,8 @@ def ladder_seats_bind(*, match: Match, versions: dict[int, int]) -> list[BotSeat
             )
         if seats.get(seat) != version.bot.account_id:
             raise Rejected(f"seat {seat} is not held by {version.bot}", code="bot/wrong_seat")
+        if brought.get(seat) != _brought(version):
+            raise Rejected(f"seat {seat} did not bring {version}'s deck", code="bot/wrong_deck")
     return BotSeat.objects.bulk_create(
         BotSeat(match=match, seat=seat, version=rows[version_id])
         for seat, version_id in sorted(versions.items())
@@ -282,7 +334,7 @@ def _runner(version: BotVersion, *, limits: SandboxLimits, overage_ms: int) -> S
 def bot_version_validate(*, version_id: int) -> BotVersion:
     """The version plays its game against itself (the game's least number of seats); a forfeit of any
     seat fails it, with the log saying why. A failed version never plays another match."""
-    version = BotVersion.objects.select_related("bot", "validation_match").get(pk=version_id)
+    version = BotVersion.objects.select_related("bot", "validation_match", "deck_version").get(pk=version_id)
     if version.status != BotVersion.Status.VALIDATING:
         return version
     match = version.validation_match  # set when an earlier run was cut short: it is played on

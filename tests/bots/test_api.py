@@ -95,7 +95,7 @@ def test_a_multipart_file_is_a_version_too(users, client_for):
     [
         ({"name": "x", "game": "rat-snake", "source": "def broken(:\n"}, 422, "bot/not_python"),
         ({"name": "x", "game": "chess", "source": "pass\n"}, 422, "bot/unknown_game"),
-        ({"name": "x", "game": "ragnguns", "source": "pass\n"}, 422, "bot/game_needs_deck"),
+        ({"name": "x", "game": "ragnguns", "source": "pass\n"}, 422, "bot/deck_required"),
         ({"name": "../x", "game": "rat-snake", "source": "pass\n"}, 400, None),
         ({"name": "x", "game": "rat-snake"}, 400, None),
         ({"name": "x", "game": "rat-snake", "source": "pass\n", "extra": 1}, 400, None),
