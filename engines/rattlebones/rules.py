@@ -16,8 +16,8 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from itertools import product, repeat
-from operator import is_
+from itertools import compress, product, repeat
+from operator import is_, itemgetter, ne
 from typing import Any
 
 from engines.bots import RandomBot
@@ -220,15 +220,18 @@ class Rattlebones(Game[RattlebonesState]):
         # the match's padded-key hash states, one word, the rejection test); a rejected word, about one
         # draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
         hmac_states = (draws.inner, draws.outer) if type(draws) is _Draws else None
+        # The usual turn is played in one piece when its three events fit under `max_events`.
+        last_usual = max_events - 2 if hmac_states is not None else -1
+        # After each event the legal actions are left worked out for the state they belong to, or
+        # None; a list worked out before the playout is dropped here once.
+        state.legal_cache = None
         seq = len(log)
         while seq < max_events:
             seq += 1
             phase = state.phase
             if phase == ROLL:
                 seat = state.player
-                actions = _ROLL_ACTIONS_BY_GOLD[state.gold[seat]]  # as `_legal` lists them
-                count = len(actions)
-                bits = count.bit_length()
+                actions, count, bits = _ROLL_CHOICES[state.gold[seat]]  # as `_legal` lists them
                 index = getrandbits(bits)
                 while index >= count:
                     index = getrandbits(bits)
@@ -239,14 +242,14 @@ class Rattlebones(Game[RattlebonesState]):
                 fields["payload"] = action
                 fields["seat"] = seat
                 append(event)
-                state.legal_cache = None
-                if index >= DICE_EACH or hmac_states is None or seq + 2 > max_events:
+                if index >= DICE_EACH or seq > last_usual:
                     _roll(state, action["dice"])
                     continue
                 # The usual turn, in one piece: `_roll` for the one free die, its draw, `_dice_rolled`
                 # and, when the die is used at once or moves a pawn, `_use_die` and `_next_player`.
+                # `rolled`, 0 at every roll, is set only where it is read (a Roll Again) or kept (the
+                # game's end): `_next_player` would set it back to 0.
                 die = index
-                state.rolled |= 1 << die
                 seq += 1
                 inner = hmac_states[0].copy()
                 inner.update(b"snakepit/v1/%d/0" % seq)
@@ -287,17 +290,27 @@ class Rattlebones(Game[RattlebonesState]):
                                 actions += move.every
                             else:
                                 actions += _offers(move, space, sides, supply, state.stars[seat])
-                    else:
-                        actions = _moves(state, die, sides, distances)
-                    count = len(actions)
-                    if count == 1:
-                        action = actions[0]  # no choice: used without asking (`_one_way`)
-                    else:
-                        bits = count.bit_length()
-                        index = getrandbits(bits)
-                        while index >= count:
+                        count = len(actions)
+                        if count == 1:
+                            action = actions[0]  # no choice: used without asking (`_one_way`)
+                        else:
+                            bits = count.bit_length()
                             index = getrandbits(bits)
-                        action = actions[index]
+                            while index >= count:
+                                index = getrandbits(bits)
+                            action = actions[index]
+                    else:
+                        # a 9-PIP's up to 27 landings, counted by the kind of space, one listed
+                        count, plan = _nine_pip_count(state, sides)
+                        if count == 1:
+                            index = 0
+                        else:
+                            bits = count.bit_length()
+                            index = getrandbits(bits)
+                            while index >= count:
+                                index = getrandbits(bits)
+                        action = _nine_pip_at(state, die, sides, index, plan)
+                    if count != 1:
                         seq += 1
                         event = new(Event)
                         fields = event.__dict__
@@ -319,6 +332,7 @@ class Rattlebones(Game[RattlebonesState]):
                             state.star_supply += sell
                             _score(state, seat, star_value(sell))
                             if state.phase == OVER:
+                                state.rolled |= 1 << die
                                 state.used = ((die, effect, 0),)
                                 return log
                     else:
@@ -332,7 +346,7 @@ class Rattlebones(Game[RattlebonesState]):
                             else:
                                 supply[old_kind] += 1
                             supply[_SUPPLY_OF[new_side]] -= 1
-                            state.dice[slot] = _WITH_SIDE[replace](sides, new_side)
+                            state.dice[slot] = (*sides[:replace], new_side, *sides[replace + 1 :])
                 elif effect == "gold":
                     if state.gold_supply:
                         state.gold_supply -= 1
@@ -345,11 +359,35 @@ class Rattlebones(Game[RattlebonesState]):
                     earned = _POINTS_OF.get(effect) or C.train_track[state.train]
                     _score(state, seat, earned)
                     if state.phase == OVER:
+                        state.rolled |= 1 << die
                         state.used = ((die, effect, earned),)
                         return log
                     if effect == "train":
                         state.train = (state.train + 1) % TRACK
+                elif effect == "roll_again" and len(uses := _roll_again_uses(die, 1 << die)) > 1:
+                    # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
+                    # (previously unrolled) die and rolls both": which one is the player's choice.
+                    count = len(uses)
+                    bits = count.bit_length()
+                    index = getrandbits(bits)
+                    while index >= count:
+                        index = getrandbits(bits)
+                    action = uses[index]
+                    seq += 1
+                    event = new(Event)
+                    fields = event.__dict__
+                    fields["kind"] = "action"
+                    fields["payload"] = action
+                    fields["seat"] = seat
+                    append(event)
+                    other = action["with"]
+                    state.rolled = 1 << die | 1 << other
+                    state.to_roll = (die, other) if die < other else (other, die)
+                    state.used = ((die, effect, 0),)
+                    state.phase = DICE
+                    continue
                 else:
+                    state.rolled |= 1 << die
                     state.showing = _SHOWING[die][side]
                     state.phase = USE_DIE
                     uses = _uses(state, die, side)
@@ -360,7 +398,6 @@ class Rattlebones(Game[RattlebonesState]):
                     continue
                 # `_next_player`: the turn's one die is used, and no x2 can double it (that needs two)
                 state.player = (seat + 1) % state.seats
-                state.rolled = 0
             elif phase == USE_DIE:
                 actions = state.legal_cache
                 if actions is None:
@@ -382,7 +419,19 @@ class Rattlebones(Game[RattlebonesState]):
                 state.legal_cache = None
                 _use_die(state, action)
             elif phase == DICE:
-                outcome = draws(seq, _DICE_ROLLS[len(state.to_roll)])
+                to_roll = state.to_roll
+                if hmac_states is not None and len(to_roll) == 2:  # a Roll Again, or one gold paid
+                    inner = hmac_states[0].copy()
+                    inner.update(b"snakepit/v1/%d/0" % seq)
+                    outer = hmac_states[1].copy()
+                    outer.update(inner.digest())
+                    first, second = _TWO_WORDS(outer.digest())
+                    if first < _D6_LIMIT and second < _D6_LIMIT:
+                        outcome = {"dice": [first % 6 + 1, second % 6 + 1]}
+                    else:
+                        outcome = draws(seq, _DICE_ROLLS[2])
+                else:
+                    outcome = draws(seq, _DICE_ROLLS[len(to_roll)])
                 event = new(Event)
                 fields = event.__dict__
                 fields["kind"] = "chance"
@@ -490,7 +539,11 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
 
 
 _ROLL_ACTIONS = tuple(_roll_actions(gold) for gold in range(3))  # by gold, up to the two that pay for all three
-_ROLL_ACTIONS_BY_GOLD = tuple(_ROLL_ACTIONS[min(gold, 2)] for gold in range(C.gold + 1))  # any gold a player holds
+# by any gold a player may hold: the actions, their number and the bits a random pick of one draws
+_ROLL_CHOICES = tuple(
+    (actions, len(actions), len(actions).bit_length())
+    for actions in (_ROLL_ACTIONS[min(gold, 2)] for gold in range(C.gold + 1))
+)
 
 
 def effective_side(sides: tuple[str, ...], index: int) -> str | None:
@@ -591,7 +644,7 @@ def _offers(move: _Move, space: str, sides: tuple[str, ...], supply: dict[str, i
             # never a replacement that leaves the die as it was: `every` without that side
             if sides.count(space) == 1:
                 return move.without[sides.index(space)]
-            return [move.nothing, *(action for old, action in zip(sides[1:], move.replace) if old != space)]
+            return [move.nothing, *compress(move.replace, map(ne, sides[1:], repeat(space)))]
         return move.every  # "Do nothing" or any of the five sides
     if space == STORE:
         # "The player may sell as many STARS as he chooses using the chart on the space."
@@ -605,6 +658,76 @@ def _offers(move: _Move, space: str, sides: tuple[str, ...], supply: dict[str, i
     if _ARROWS.isdisjoint(sides):
         return move.every  # the usual die: every direction on every side
     return move.arrows(sides)
+
+
+def _offer_count(space: str, sides: tuple[str, ...], supply: dict[str, int], stars: int) -> int:
+    """`len(_offers(...))`: the same for every landing on that kind of space with this die."""
+    if space in _SIDE_KINDS:
+        # "Do nothing" and each of the five sides not showing it already, or "Do nothing" alone
+        return 6 - sides.count(space) if supply[space] else 1
+    if space == STORE:
+        return stars + 1
+    if space == PLUS_ONE:
+        if supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
+            return 6
+        available = _points_available(supply)
+        if not available:
+            return 1
+        count = 1
+        for old in sides[1:]:
+            if available & 1 and old != POINTS[0]:
+                count += 1
+            value = _NEXT_POINTS.get(old)
+            if value is not None and available >> value & 1:
+                count += 1
+        return count
+    if not supply[space]:
+        return 1
+    # ARROW: each side may point at each side next to it, less the way it points already
+    return 1 + sum(len(C.adjacent[index]) - (sides[index] in _ARROW_TO_ADJACENT[index]) for index in range(1, 6))
+
+
+_SIDE_KINDS = SIDE_SPACES - {ARROW}  # the spaces that offer their own side (`_Move.side`)
+_ARROW_TO_ADJACENT = tuple(frozenset(f"{ARROW_TO}{target}" for target in targets) for targets in C.adjacent)
+
+
+def _nine_pip_count(state: RattlebonesState, sides: tuple[str, ...]) -> tuple[int, tuple[Any, ...]]:
+    """`len(_moves(...))` for a 9-PIP, without listing them: its up to 27 landings fall on a dozen
+    kinds of space, each counted once, and a random playout takes one move (`_nine_pip_at`)."""
+    seat = state.player
+    base = seat * PAWNS_EACH
+    pawns = state.pawns
+    board = state.board * 2  # the nine spaces ahead of a start are one slice
+    supply = state.sides
+    stars = state.stars[seat]
+    starts = _STARTS[(pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]]
+    kinds = set()
+    for start in starts:
+        kinds.update(board[start + 1 : start + 10])
+    counts = {space: _offer_count(space, sides, supply, stars) for space in kinds}
+    size = counts.__getitem__
+    sizes = [sum(map(size, board[start + 1 : start + 10])) for start in starts]
+    return sum(sizes), (starts, sizes, counts, board)
+
+
+def _nine_pip_at(state: RattlebonesState, die: int, sides: tuple[str, ...], index: int, plan: tuple[Any, ...]) -> Action:
+    """`_moves(...)[index]` for a 9-PIP, listing only the landing it is on (`plan` from
+    `_nine_pip_count`)."""
+    starts, sizes, counts, board = plan
+    for start, size in zip(starts, sizes):
+        if index < size:
+            for steps in range(1, 10):
+                space = board[start + steps]
+                count = counts[space]
+                if index < count:
+                    row = (die * SPACES + start) * _MAX_STEPS
+                    move = _MOVES[space][row + steps]
+                    if move is None:
+                        move = _MOVES[space][row + steps] = _Move(die, start, steps, space)
+                    return _offers(move, space, sides, state.sides, state.stars[state.player])[index]
+                index -= count
+        index -= size
+    raise IndexError(f"no move {index} of die {die}")
 
 
 # The spaces a player's three pawns leave from, sorted and each once, for every placing of the three.
@@ -750,6 +873,14 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     if len(showing) == 1:  # the usual case: the last die
         index = showing[0][1]
         state.showing = ()
+    elif len(showing) == 2:
+        first, second = showing
+        if first[0] == die:
+            index = first[1]
+            state.showing = (second,)
+        else:
+            index = second[1]
+            state.showing = (first,)
     else:
         rest = []
         for pair in showing:
@@ -775,13 +906,21 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
         state.rattlebones -= 1
         if not _ended(state):
             _move(state, slot, action)
+    elif effect == "roll_again":
+        other = action["with"]
+        if other is not None:
+            # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
+            # (previously unrolled) die and rolls both."
+            state.rolled |= 1 << other
+            state.to_roll = (die, other) if die < other else (other, die)
+            state.phase = DICE
+    elif effect in _POINTS_OF:
+        earned = _POINTS_OF[effect]
+        _score(state, seat, earned)
     elif effect == "gold":
         earned = _take_gold(state, seat, 1)
     elif effect == "star":
         earned = _take_stars(state, seat, 1)
-    elif effect in POINTS:
-        earned = POINTS.index(effect) + 1
-        _score(state, seat, earned)
     elif effect == "train":
         # "earns a number of points equal to the space where the train currently sits. The player then
         # moves the train one space clockwise".
@@ -798,14 +937,6 @@ def _use_die(state: RattlebonesState, action: Action) -> None:
     elif effect == "gamble":
         state.gamble_for = die
         state.phase = GAMBLE
-    elif effect == "roll_again":
-        other = action["with"]
-        if other is not None:
-            # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
-            # (previously unrolled) die and rolls both."
-            state.rolled |= 1 << other
-            state.to_roll = (die, other) if die < other else (other, die)
-            state.phase = DICE
     elif effect == "thief":
         _steal(state, seat, action["steal"])
     # x2: nothing now; it doubles at the end of the turn.
@@ -845,7 +976,10 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
             state.legal_cache = uses
         return
     if not state.showing:  # dice rolled together: `to_roll` is ascending, so is the result
-        state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
+        if len(to_roll) == 2:
+            state.showing = ((to_roll[0], values[0] - 1), (to_roll[1], values[1] - 1))
+        else:
+            state.showing = tuple(zip(to_roll, [value - 1 for value in values]))
     else:
         rolled = tuple((die, value - 1) for die, value in zip(to_roll, values))
         state.showing = tuple(sorted(state.showing + rolled))
@@ -856,6 +990,7 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
 
 _SHOWING = tuple(tuple(((die, side),) for side in range(6)) for die in range(C.dice))
 _FIRST_WORD = struct.Struct(">Q").unpack_from
+_TWO_WORDS = struct.Struct(">2Q").unpack_from
 _D6_LIMIT = 2**64 - 2**64 % 6  # a word at or above it is rejected (engines.chance.draw)
 
 
@@ -910,18 +1045,7 @@ def _move(state: RattlebonesState, slot: int, action: Action) -> None:
     else:
         state.sides[old_kind] += 1
     state.sides[_SUPPLY_OF[new]] -= 1
-    state.dice[slot] = _WITH_SIDE[replace](sides, new)
-
-
-# A die with side `index` (never the icon, 0) replaced, made as one tuple.
-_WITH_SIDE = (
-    None,
-    lambda sides, new: (sides[0], new, sides[2], sides[3], sides[4], sides[5]),
-    lambda sides, new: (sides[0], sides[1], new, sides[3], sides[4], sides[5]),
-    lambda sides, new: (sides[0], sides[1], sides[2], new, sides[4], sides[5]),
-    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], new, sides[5]),
-    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], sides[4], new),
-)
+    state.dice[slot] = (*sides[:replace], new, *sides[replace + 1 :])
 
 
 def star_value(count: int) -> int:
@@ -1027,7 +1151,7 @@ def _end_of_turn(state: RattlebonesState) -> None:
     """x2: "If, at the end of a player's turn, the X2 is showing with gold, stars or points rolled that
     turn, then the number ... earned is doubled." Each x2 doubles one die, never the same die twice."""
     used = state.used
-    doublers = [effect for _, effect, _ in used].count("x2") if len(used) > 1 else 0
+    doublers = list(map(_EFFECT_OF_USE, used)).count("x2") if len(used) > 1 else 0
     if doublers and (targets := _x2_targets(state)):
         if len(targets) > doublers:
             earnings = {(effect, earned) for die, effect, earned in state.used if die in targets}
@@ -1040,6 +1164,9 @@ def _end_of_turn(state: RattlebonesState) -> None:
             if state.phase == OVER:
                 return
     _next_player(state)
+
+
+_EFFECT_OF_USE = itemgetter(1)  # of a `used` entry (die, effect, earned)
 
 
 def _double(state: RattlebonesState, die: int) -> None:
