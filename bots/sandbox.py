@@ -43,6 +43,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
@@ -95,10 +96,14 @@ exec(code, namespace)
 # failure stops the bot before it runs (status 97). Arguments: the interpreter, the launcher, the
 # bot's file.
 _FENCE = (
-    'exec 3<"$3" || exit 97; '
+    'exec 3<"$3" 4<. || exit 97; '
     "for dir in /run /var/run /tmp /var/tmp /dev/shm; do "
     '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; fi; '
     "done; "
+    # When a mount covered the bot's own directory, it is bound again at the same path, so the bot's
+    # working directory keeps a path that resolves (Python's imports resolve it).
+    'if ! cd "$PWD" 2>/dev/null; then mkdir -p "$PWD" && mount --no-canonicalize --bind /proc/self/fd/4 "$PWD" && cd "$PWD" || exit 97; fi; '
+    "exec 4<&-; "
     'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u -c "$2" "$3"'
 )
 # Without the fence (a development setting): the same launcher and descriptor, no namespaces.
@@ -217,8 +222,18 @@ class SandboxedBot:
     `ask` returns the answer line and the milliseconds it took, or raises `BotFault` (the process is
     then killed: a faulty bot says nothing more)."""
 
-    def __init__(self, *, source: str, limits: SandboxLimits | None = None, overage_ms: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        source: str = "",
+        files: Mapping[str, bytes] | None = None,
+        limits: SandboxLimits | None = None,
+        overage_ms: int = 0,
+    ) -> None:
+        """`source` is a one-file bot's text; `files` an archive's files by relative path, its
+        entry being `main.py` (bots.archives)."""
         self.source = source
+        self.files = files
         self.limits = limits or SandboxLimits.from_settings()
         self.remaining_overage_ms = overage_ms
         self.process: subprocess.Popen | None = None
@@ -244,12 +259,12 @@ class SandboxedBot:
         self._root = Path(tempfile.mkdtemp(prefix="snakepit-bot-", dir=base))
         self._root.chmod(0o711)  # the bot may pass through to its scratch, not list or read the rest
         self.scratch.mkdir(mode=0o700)
-        (self.scratch / "bot.py").write_text(self.source)
+        entry, written = self._write_files()
         if self.uid is not None:
-            for path in (self.scratch, self.scratch / "bot.py"):
+            for path in (self.scratch, *written):
                 os.chown(path, self.uid, self.uid)
         self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
-        command = ["/bin/sh", "-c", _UNFENCED, "fence", _python(), _LAUNCHER, "bot.py"]
+        command = ["/bin/sh", "-c", _UNFENCED, "fence", _python(), _LAUNCHER, entry]
         if self.sandboxed:
             command = [
                 "unshare",
@@ -261,7 +276,7 @@ class SandboxedBot:
                 "fence",
                 _python(),
                 _LAUNCHER,
-                "bot.py",
+                entry,
             ]
         self.process = subprocess.Popen(
             command,
@@ -276,6 +291,23 @@ class SandboxedBot:
             **_identity(self.uid),
         )
         self._started_at = time.monotonic()
+
+    def _write_files(self) -> tuple[str, list[Path]]:
+        """Put the bot's file, or its archive's files, in its scratch directory: the entry to run and
+        every path made (for the bot's own user id to own)."""
+        if self.files is None:
+            (self.scratch / "bot.py").write_text(self.source)
+            return "bot.py", [self.scratch / "bot.py"]
+        written: list[Path] = []
+        for relative, content in sorted(self.files.items()):
+            path = self.scratch / relative  # paths were checked at upload (bots.archives)
+            for folder in reversed(path.relative_to(self.scratch).parents[:-1]):
+                if not (self.scratch / folder).exists():
+                    (self.scratch / folder).mkdir(mode=0o700)
+                    written.append(self.scratch / folder)
+            path.write_bytes(content)
+            written.append(path)
+        return "main.py", written
 
     def _limit(self) -> None:
         limits = self.limits

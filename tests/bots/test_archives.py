@@ -1,0 +1,121 @@
+"""Bots uploaded as zip archives: what is read, what is refused, and an archive bot in the sandbox."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import zipfile
+
+import pytest
+
+from bots.archives import ArchiveLimits, archive_files, is_archive
+from bots.sandbox import SandboxedBot, SandboxLimits
+from core.errors import Rejected
+from tests.bots.conftest import message_line
+
+LIMITS = ArchiveLimits()
+
+MAIN = """\
+import json
+import sys
+
+from strategy import choose
+
+with open("weights.json") as weights_file:
+    weights = json.load(weights_file)
+
+for line in sys.stdin:
+    message = json.loads(line)
+    print(json.dumps({"action": choose(message["legal_actions"], weights)}), flush=True)
+"""
+STRATEGY = """\
+def choose(actions, weights):
+    return max(actions, key=lambda action: weights.get(action["type"], 0))
+"""
+
+
+def zipped(files: dict[str, bytes | str], *, link: str | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+        if link is not None:
+            info = zipfile.ZipInfo(link)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            archive.writestr(info, "/etc/passwd")
+    return buffer.getvalue()
+
+
+def refused(data: bytes, limits: ArchiveLimits = LIMITS) -> Rejected:
+    with pytest.raises(Rejected) as caught:
+        archive_files(data, limits=limits)
+    return caught.value
+
+
+def test_an_archive_is_read_into_its_files_with_main_py_among_them():
+    data = zipped(
+        {"main.py": MAIN, "strategy.py": STRATEGY, "weights.json": '{"pass": 1}', "lib/__init__.py": ""}
+    )
+    assert is_archive(data) and not is_archive(MAIN.encode())
+    files = archive_files(data, limits=LIMITS)
+    assert sorted(files) == ["lib/__init__.py", "main.py", "strategy.py", "weights.json"]
+    assert files["strategy.py"] == STRATEGY.encode()
+
+
+def test_an_archive_in_one_folder_is_read_from_inside_it():
+    files = archive_files(
+        zipped({"mybot-main/main.py": MAIN, "mybot-main/strategy.py": STRATEGY}), limits=LIMITS
+    )
+    assert sorted(files) == ["main.py", "strategy.py"]
+
+
+@pytest.mark.parametrize(
+    ("files", "needle"),
+    [
+        ({"strategy.py": STRATEGY}, "main.py at its top"),
+        ({"main.py": MAIN, "../escape.py": "x = 1"}, "could leave"),
+        ({"main.py": MAIN, "/etc/cron.d/x": "x"}, "could leave"),
+        ({"main.py": MAIN, "a\\b.py": "x = 1"}, "could leave"),
+        ({"main.py": "def broken(:\n"}, "main.py is not valid Python"),
+        ({"main.py": MAIN, "pkg/mod.py": "return 1 +\n"}, "pkg/mod.py is not valid Python"),
+    ],
+)
+def test_unsafe_or_broken_archives_are_refused_with_the_reason(files, needle):
+    error = refused(zipped(files))
+    assert needle in error.detail
+    assert error.code in ("bot/bad_archive", "bot/not_python")
+
+
+def test_links_and_garbage_are_refused():
+    assert "is a link" in refused(zipped({"main.py": MAIN}, link="weights.json")).detail
+    assert refused(b"PK\x03\x04 but no zip at all").code == "bot/bad_archive"
+
+
+def test_a_zip_bomb_stops_at_the_unpacked_limit_whatever_its_headers_say():
+    bomb = zipped({"main.py": MAIN, "padding.bin": b"\0" * (9 * 1024 * 1024)})
+    assert len(bomb) < 64 * 1024  # small on the wire
+    assert refused(bomb).code == "bot/too_large"
+    assert (
+        refused(zipped({f"m{index}.py": "" for index in range(201)} | {"main.py": MAIN})).code
+        == "bot/too_large"
+    )
+    assert refused(bomb, ArchiveLimits(archive_bytes=1000)).detail.startswith(
+        "a bot archive is at most 1000 bytes"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+def test_an_archive_bot_imports_its_own_module_and_reads_its_data_in_the_sandbox():
+    files = archive_files(
+        zipped(
+            {"main.py": MAIN, "strategy.py": STRATEGY, "weights.json": json.dumps({"second": 5, "first": 1})}
+        ),
+        limits=LIMITS,
+    )
+    with SandboxedBot(files=files, limits=SandboxLimits(start_ms=3000)) as bot:
+        line = message_line(legal_actions=[{"type": "first"}, {"type": "second"}])
+        answer, _ = bot.ask(line, deadline_ms=3000)
+        assert json.loads(answer) == {"action": {"type": "second"}}
+        assert bot.sandboxed
