@@ -272,12 +272,15 @@ def test_a_ban_list_that_makes_a_bots_deck_illegal_pauses_its_ladder_entry(
     django_capture_on_commit_callbacks,
 ):
     bots = _passed_bots(users, client_for, django_capture_on_commit_callbacks)
+    for person, (other_id, _) in bots.items():
+        joined = client_for(users[person]).post(
+            f"/api/bots/{other_id}/ladders/", {"ladder": "guns", "version": 1}, format="json"
+        )
+        assert joined.status_code == 201, joined.json()
     bot_id, deck = bots["alice"]
-    joined = client_for(users["alice"]).post(
-        f"/api/bots/{bot_id}/ladders/", {"ladder": "guns", "version": 1}, format="json"
-    )
-    assert joined.status_code == 201, joined.json()
+    entry = LadderEntry.objects.get(bot_version_id=BotVersion.objects.get(bot_id=bot_id).pk)
     victim = next(card for card in deck.cards if card not in SALOON.cards)
+    marshal = django_user_model.objects.create_user("marshal", is_staff=True)
     with django_capture_on_commit_callbacks(execute=True):
         deck_services.ban_list_publish(
             format_key="standard",
@@ -286,11 +289,30 @@ def test_a_ban_list_that_makes_a_bots_deck_illegal_pauses_its_ladder_entry(
             banned=[victim],
             restricted=[],
             max_restricted=0,
-            by=django_user_model.objects.create_user("marshal", is_staff=True),
+            by=marshal,
         )
         deck_services.ban_lists_take_effect()
-    entry = LadderEntry.objects.get(pk=joined.json()["entry"])
+    entry.refresh_from_db()
     assert entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL
-    # A version's deck never changes, so the bot comes back as a new version with a legal deck.
-    again = upload(client_for(users["alice"]), deck, name="alice-bot")
+    assert ladders.ladder_round_create(ladder_id=standard.pk).round is None  # bob's bot is left alone
+    alice = client_for(users["alice"])
+    again = alice.post(f"/api/bots/{bot_id}/ladders/", {"ladder": "guns", "version": 1}, format="json")
     assert (again.status_code, again.json()["code"]) == (422, "deck/illegal")
+    refused = upload(alice, deck, name="alice-bot")  # nor does a new version take that deck
+    assert (refused.status_code, refused.json()["code"]) == (422, "deck/illegal")
+
+    # The ban lifted by a later list: the version comes back by joining again, rating and all.
+    with django_capture_on_commit_callbacks(execute=True):
+        deck_services.ban_list_publish(
+            format_key="standard",
+            version="2026.bots.2",
+            effective_at=timezone.now(),
+            banned=[],
+            restricted=[],
+            max_restricted=0,
+            by=marshal,
+        )
+        deck_services.ban_lists_take_effect()
+    back = alice.post(f"/api/bots/{bot_id}/ladders/", {"ladder": "guns", "version": 1}, format="json")
+    assert back.status_code == 201, back.json()
+    assert back.json()["entry"] == entry.pk and back.json()["paused"] is None
