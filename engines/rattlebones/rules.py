@@ -258,7 +258,7 @@ class Rattlebones(Game[RattlebonesState]):
                 word = _FIRST_WORD(outer.digest())[0]
                 if word < _D6_LIMIT:
                     side = word % 6
-                    outcome = {"dice": [side + 1]}
+                    outcome = _ONE_D6[side]
                 else:
                     outcome = draws(seq, _DICE_ROLLS[1])
                     side = outcome["dice"][0] - 1
@@ -286,7 +286,15 @@ class Rattlebones(Game[RattlebonesState]):
                             move = _MOVES[space][row + start * _MAX_STEPS]
                             if move is None:
                                 move = _MOVES[space][row + start * _MAX_STEPS] = _Move(die, start, steps, space)
-                            if move.side and supply[space] and space not in sides:
+                            # `_moves`' inner loop
+                            if move.side and supply[space]:
+                                if space not in sides:
+                                    actions += move.every
+                                elif sides.count(space) == 1:
+                                    actions += move.without[sides.index(space)]
+                                else:
+                                    actions += _offers(move, space, sides, supply, state.stars[seat])
+                            elif space == PLUS_ONE and supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
                                 actions += move.every
                             else:
                                 actions += _offers(move, space, sides, supply, state.stars[seat])
@@ -324,7 +332,8 @@ class Rattlebones(Game[RattlebonesState]):
                     pawns = state.pawns
                     start = action["from"]
                     space_index = (start + action["steps"]) % SPACES
-                    pawns[pawns.index(start, seat * PAWNS_EACH, (seat + 1) * PAWNS_EACH)] = space_index
+                    base = seat * PAWNS_EACH
+                    pawns[pawns.index(start, base, base + PAWNS_EACH)] = space_index
                     if state.board[space_index] == STORE:
                         sell = action["sell"]
                         if sell:
@@ -346,7 +355,7 @@ class Rattlebones(Game[RattlebonesState]):
                             else:
                                 supply[old_kind] += 1
                             supply[_SUPPLY_OF[new_side]] -= 1
-                            state.dice[slot] = (*sides[:replace], new_side, *sides[replace + 1 :])
+                            state.dice[slot] = _WITH_SIDE[replace](sides, new_side)
                 elif effect == "gold":
                     if state.gold_supply:
                         state.gold_supply -= 1
@@ -355,8 +364,13 @@ class Rattlebones(Game[RattlebonesState]):
                     if state.star_supply:
                         state.star_supply -= 1
                         state.stars[seat] += 1
-                elif effect in _POINTS_OF or effect == "train":
-                    earned = _POINTS_OF.get(effect) or C.train_track[state.train]
+                elif effect in _SCORING:
+                    earned = _POINTS_OF.get(effect)
+                    if earned is None:
+                        if effect == "train":
+                            earned = C.train_track[state.train]
+                        else:  # 1234, as `_use_die` scores it
+                            earned = 1 + sum(1 for score in state.scores if score > state.scores[seat])
                     _score(state, seat, earned)
                     if state.phase == OVER:
                         state.rolled |= 1 << die
@@ -364,6 +378,14 @@ class Rattlebones(Game[RattlebonesState]):
                         return log
                     if effect == "train":
                         state.train = (state.train + 1) % TRACK
+                elif effect == "x2":
+                    pass  # it doubles at the end of the turn, and a turn of one die has nothing to double
+                elif effect == "stock":
+                    _take_stock(state, seat)
+                    if state.phase == OVER:
+                        state.rolled |= 1 << die
+                        state.used = ((die, effect, 0),)
+                        return log
                 elif effect == "roll_again" and len(uses := _roll_again_uses(die, 1 << die)) > 1:
                     # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
                     # (previously unrolled) die and rolls both": which one is the player's choice.
@@ -427,7 +449,7 @@ class Rattlebones(Game[RattlebonesState]):
                     outer.update(inner.digest())
                     first, second = _TWO_WORDS(outer.digest())
                     if first < _D6_LIMIT and second < _D6_LIMIT:
-                        outcome = {"dice": [first % 6 + 1, second % 6 + 1]}
+                        outcome = _TWO_D6[first % 6 * 6 + second % 6]
                     else:
                         outcome = draws(seq, _DICE_ROLLS[2])
                 else:
@@ -596,6 +618,7 @@ _PLAIN_USE = tuple(({"type": "use_die", "die": die},) for die in range(C.dice))
 _ICON_STEPS = (1,)  # the icon: "one of his pawns ... one space clockwise"
 _STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: _ICON_STEPS, "9_pip": tuple(range(1, 10))}
 _POINTS_OF = {side: points for points, side in enumerate(POINTS, 1)}
+_SCORING = frozenset({*POINTS, "train", "1234"})  # sides that score points (a die's own action)
 
 
 @lru_cache(maxsize=64)
@@ -628,8 +651,16 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
             move = _MOVES[space][row + steps]
             if move is None:
                 move = _MOVES[space][row + steps] = _Move(die, start, steps, space)
-            if move.side and supply[space] and space not in sides:
-                actions += move.every  # the usual landing, as `_offers` gives it
+            # the usual landings as `_offers` gives them, without the call
+            if move.side and supply[space]:
+                if space not in sides:
+                    actions += move.every
+                elif sides.count(space) == 1:
+                    actions += move.without[sides.index(space)]
+                else:
+                    actions += _offers(move, space, sides, supply, stars)
+            elif space == PLUS_ONE and supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
+                actions += move.every
             else:
                 actions += _offers(move, space, sides, supply, stars)
     return actions
@@ -991,6 +1022,10 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
 _SHOWING = tuple(tuple(((die, side),) for side in range(6)) for die in range(C.dice))
 _FIRST_WORD = struct.Struct(">Q").unpack_from
 _TWO_WORDS = struct.Struct(">2Q").unpack_from
+# The outcomes of one and of two d6 as `_Draws` makes them, made once: like the listed actions, an
+# event's payload is read and never changed, so the random playout's events share them.
+_ONE_D6 = tuple({"dice": [side + 1]} for side in range(6))
+_TWO_D6 = tuple({"dice": [first + 1, second + 1]} for first in range(6) for second in range(6))
 _D6_LIMIT = 2**64 - 2**64 % 6  # a word at or above it is rejected (engines.chance.draw)
 
 
@@ -1045,7 +1080,18 @@ def _move(state: RattlebonesState, slot: int, action: Action) -> None:
     else:
         state.sides[old_kind] += 1
     state.sides[_SUPPLY_OF[new]] -= 1
-    state.dice[slot] = (*sides[:replace], new, *sides[replace + 1 :])
+    state.dice[slot] = _WITH_SIDE[replace](sides, new)
+
+
+# A die with side `index` (never the icon, 0) replaced, made as one tuple (faster than slices joined).
+_WITH_SIDE = (
+    None,
+    lambda sides, new: (sides[0], new, sides[2], sides[3], sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], new, sides[3], sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], new, sides[4], sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], new, sides[5]),
+    lambda sides, new: (sides[0], sides[1], sides[2], sides[3], sides[4], new),
+)
 
 
 def star_value(count: int) -> int:
