@@ -5,7 +5,7 @@ Names the frame (base.html) looks up, defined by the play/accounts/ops modules w
 
 from django.urls import path
 
-from snakepit.pages import accounts, decks, ladders, matches, ops, play, tournaments
+from snakepit.pages import accounts, bots, decks, ladders, matches, ops, play, tournaments
 
 app_name = "pages"
 
@@ -21,6 +21,8 @@ urlpatterns = [
     path("matches/<int:match_id>/verify/", matches.match_verify_page, name="match-verify"),
     path("decks/", decks.deck_check_page, name="deck-check"),
     path("decks/<str:share_id>/", decks.deck_detail, name="deck-detail"),
+    path("bots/", bots.my_bots, name="my-bots"),
+    path("bots/<int:bot_id>/", bots.bot_detail, name="bot-detail"),
     # Playing in the browser, accounts and the operations page (play.py, accounts.py, ops.py).
     path("play/", play.my_matches, name="my-matches"),
     path("play/new/", play.play_new, name="play-new"),
