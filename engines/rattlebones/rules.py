@@ -423,15 +423,38 @@ class Rattlebones(Game[RattlebonesState]):
             elif phase == USE_DIE:
                 actions = state.legal_cache
                 if actions is None:
-                    actions = _legal(state)
-                count = len(actions)
-                if not count:
-                    raise ValueError("a bot was asked to act with no legal action")
-                bits = count.bit_length()
-                index = getrandbits(bits)
-                while index >= count:
+                    # `_legal`, die by die, a 9-PIP's moves counted rather than listed
+                    seat = state.player
+                    choices = []
+                    count = 0
+                    for die, side in state.showing:
+                        sides = state.dice[seat * DICE_EACH + die]
+                        if sides[side] == "9_pip":
+                            size, plan = _nine_pip_count(state, sides)
+                            choices.append((size, die, sides, plan))
+                        else:
+                            uses = _uses(state, die, side)
+                            size = len(uses)
+                            choices.append((size, die, None, uses))
+                        count += size
+                    if not count:
+                        raise ValueError("a bot was asked to act with no legal action")
+                    bits = count.bit_length()
                     index = getrandbits(bits)
-                action = actions[index]
+                    while index >= count:
+                        index = getrandbits(bits)
+                    for size, die, sides, plan in choices:
+                        if index < size:
+                            break
+                        index -= size
+                    action = plan[index] if sides is None else _nine_pip_at(state, die, sides, index, plan)
+                else:
+                    count = len(actions)
+                    bits = count.bit_length()
+                    index = getrandbits(bits)
+                    while index >= count:
+                        index = getrandbits(bits)
+                    action = actions[index]
                 event = new(Event)
                 fields = event.__dict__
                 fields["kind"] = "action"
@@ -735,9 +758,16 @@ def _nine_pip_count(state: RattlebonesState, sides: tuple[str, ...]) -> tuple[in
     kinds = set()
     for start in starts:
         kinds.update(board[start + 1 : start + 10])
-    counts = {space: _offer_count(space, sides, supply, stars) for space in kinds}
+    counts = {}
+    for space in kinds:
+        if space in _SIDE_KINDS:  # `_offer_count`'s usual case
+            counts[space] = 6 - sides.count(space) if supply[space] else 1
+        else:
+            counts[space] = _offer_count(space, sides, supply, stars)
     size = counts.__getitem__
-    sizes = [sum(map(size, board[start + 1 : start + 10])) for start in starts]
+    sizes = []
+    for start in starts:
+        sizes.append(sum(map(size, board[start + 1 : start + 10])))
     return sum(sizes), (starts, sizes, counts, board)
 
 
@@ -1034,7 +1064,15 @@ def _one_way(state: RattlebonesState) -> None:
     without asking: the player has no choice to make, so the game moves on by itself."""
     showing = state.showing
     if len(showing) == 1:
-        uses = _uses(state, *showing[0])
+        die, side = showing[0]
+        sides = state.dice[state.player * DICE_EACH + die]
+        if sides[side] == "9_pip":
+            # up to 27 landings: counted, and listed only when asked for (`legal_cache` stays None)
+            count, plan = _nine_pip_count(state, sides)
+            if count == 1:
+                _use_die(state, _nine_pip_at(state, die, sides, 0, plan))
+            return
+        uses = _uses(state, die, side)
         if len(uses) == 1:
             _use_die(state, uses[0])
         else:
