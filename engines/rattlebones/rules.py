@@ -216,12 +216,16 @@ class Rattlebones(Game[RattlebonesState]):
         and with a digest of the logs recorded before the usual turn was played here."""
         # An event is made as `engines.playout` makes one: its fields written into the instance dict.
         append, new = log.append, object.__new__
-        # The usual roll, one d6, is drawn here as `_Draws` draws it (the HMAC of the first block from
-        # the match's padded-key hash states, one word, the rejection test); a rejected word, about one
-        # draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
-        hmac_states = (draws.inner, draws.outer) if type(draws) is _Draws else None
+        # One or two d6 are drawn here as `_Draws` draws them (the HMAC of the first block from copies
+        # of the match's padded-key hash states, the words, the rejection test); a rejected word, about
+        # one draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
         # The usual turn is played in one piece when its three events fit under `max_events`.
-        last_usual = max_events - 2 if hmac_states is not None else -1
+        if type(draws) is _Draws:
+            copy_inner, copy_outer = draws.inner.copy, draws.outer.copy
+            last_usual = max_events - 2
+        else:
+            copy_inner = copy_outer = None
+            last_usual = -1
         # After each event the legal actions are left worked out for the state they belong to, or
         # None; a list worked out before the playout is dropped here once.
         state.legal_cache = None
@@ -251,9 +255,9 @@ class Rattlebones(Game[RattlebonesState]):
                 # game's end): `_next_player` would set it back to 0.
                 die = index
                 seq += 1
-                inner = hmac_states[0].copy()
+                inner = copy_inner()
                 inner.update(b"snakepit/v1/%d/0" % seq)
-                outer = hmac_states[1].copy()
+                outer = copy_outer()
                 outer.update(inner.digest())
                 word = _FIRST_WORD(outer.digest())[0]
                 if word < _D6_LIMIT:
@@ -465,10 +469,10 @@ class Rattlebones(Game[RattlebonesState]):
                 _use_die(state, action)
             elif phase == DICE:
                 to_roll = state.to_roll
-                if hmac_states is not None and len(to_roll) == 2:  # a Roll Again, or one gold paid
-                    inner = hmac_states[0].copy()
+                if copy_inner is not None and len(to_roll) == 2:  # a Roll Again, or one gold paid
+                    inner = copy_inner()
                     inner.update(b"snakepit/v1/%d/0" % seq)
-                    outer = hmac_states[1].copy()
+                    outer = copy_outer()
                     outer.update(inner.digest())
                     first, second = _TWO_WORDS(outer.digest())
                     if first < _D6_LIMIT and second < _D6_LIMIT:
@@ -863,12 +867,16 @@ class _Move:
         if not available:
             return [self.nothing]
         actions = [self.nothing]
+        ones = available & 1
         for old, offers in zip(sides[1:], self._points):
-            if available & 1 and old != POINTS[0]:
+            if old in _POINTS_SIDES:
+                if ones and old != POINTS[0]:
+                    actions.append(offers[0])
+                value = _NEXT_POINTS.get(old)
+                if value is not None and available >> value & 1:
+                    actions.append(offers[value])
+            elif ones:
                 actions.append(offers[0])
-            value = _NEXT_POINTS.get(old)
-            if value is not None and available >> value & 1:
-                actions.append(offers[value])
         return actions
 
 
