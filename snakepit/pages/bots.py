@@ -57,7 +57,11 @@ class BotUploadForm(forms.Form):
     )
     game = forms.ChoiceField(label="Game")
     file = forms.FileField(label="The bot's file", help_text="One Python file (.py).", max_length=200)
-    deck = forms.ChoiceField(required=False, label="Your deck (Rag'n'Guns)")
+    deck = forms.ChoiceField(
+        required=False,
+        label="Your deck (Rag'n'Guns)",
+        help_text="One of your saved decks (the Decks page saves one); every seat of the version brings it.",
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -132,7 +136,12 @@ def _version_rows(bot: Bot, *, private: bool) -> list[dict[str, Any]]:
 def my_bots(request: HttpRequest) -> HttpResponse:
     """The signed-in person's bots with their versions and figures, and the upload form. A POST uploads
     a version and comes back here (nothing written when refused: the refusal is shown)."""
-    form = BotUploadForm(request.POST or None, request.FILES or None, user=request.user)
+    form = BotUploadForm(
+        request.POST or None,
+        request.FILES or None,
+        user=request.user,
+        initial={"game": request.GET.get("game", "rat-snake")},
+    )
     error = None
     if request.method == "POST" and form.is_valid():
         error = _throttled(request)
