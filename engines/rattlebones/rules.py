@@ -70,7 +70,10 @@ _DICE_ROLLS = {count: ChanceRequest.dice(DICE, count=count) for count in (1, 2, 
 
 # Every decision a game can reach, by phase and then by player: `decide` is two lookups.
 _DECISIONS = {
-    **{phase: tuple(Decision.turn(seat, phase) for seat in range(SPEC.max_players)) for phase in PHASE_ACTIONS},
+    **{
+        phase: tuple(Decision.turn(seat, phase) for seat in range(SPEC.max_players))
+        for phase in PHASE_ACTIONS
+    },
     **{phase: (decision,) * SPEC.max_players for phase, decision in _CHANCE_DECISIONS.items()},
     OVER: (_OVER,) * SPEC.max_players,
 }
@@ -145,7 +148,11 @@ class Rattlebones(Game[RattlebonesState]):
         # "The player in the lead wins the game. In case of a tie, the player with the most gold +
         # stars + stock tickets wins. Otherwise, it remains a tie." A forfeit ranks its seat last.
         keys = [
-            (seat != state.forfeited, state.scores[seat], state.gold[seat] + state.stars[seat] + state.stock[seat])
+            (
+                seat != state.forfeited,
+                state.scores[seat],
+                state.gold[seat] + state.stars[seat] + state.stock[seat],
+            )
             for seat in range(state.seats)
         ]
         ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
@@ -276,7 +283,9 @@ class Rattlebones(Game[RattlebonesState]):
                 sides = state.dice[slot]
                 effect = sides[side]
                 distances = _STEPS.get(effect)
-                if distances is not None and (effect != RATTLEBONES or state.rattlebones - 1 > max(state.scores)):
+                if distances is not None and (
+                    effect != RATTLEBONES or state.rattlebones - 1 > max(state.scores)
+                ):
                     if len(distances) == 1:  # `_moves` for a pip side or the icon, in place
                         steps = distances[0]
                         pawns = state.pawns
@@ -285,11 +294,15 @@ class Rattlebones(Game[RattlebonesState]):
                         supply = state.sides
                         row = die * SPACES * _MAX_STEPS + steps
                         actions = []
-                        for start in _STARTS[(pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]]:
+                        for start in _STARTS[
+                            (pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]
+                        ]:
                             space = board[(start + steps) % SPACES]
                             move = _MOVES[space][row + start * _MAX_STEPS]
                             if move is None:
-                                move = _MOVES[space][row + start * _MAX_STEPS] = _Move(die, start, steps, space)
+                                move = _MOVES[space][row + start * _MAX_STEPS] = _Move(
+                                    die, start, steps, space
+                                )
                             # `_moves`' inner loop
                             if move.side and supply[space]:
                                 if space not in sides:
@@ -375,8 +388,9 @@ class Rattlebones(Game[RattlebonesState]):
                             earned = C.train_track[state.train]
                         else:  # 1234, as `_use_die` scores it
                             earned = 1 + sum(1 for score in state.scores if score > state.scores[seat])
-                    _score(state, seat, earned)
-                    if state.phase == OVER:
+                    # `_score`: only this score moved, so it alone can meet or pass Rattlebones
+                    state.scores[seat] += earned
+                    if state.scores[seat] >= state.rattlebones and _ended(state):
                         state.rolled |= 1 << die
                         state.used = ((die, effect, earned),)
                         return log
@@ -542,7 +556,9 @@ def _refuse(state: RattlebonesState, action: Action) -> None:
             raise IllegalAction('a roll is {"type": "roll", "dice": [...]}', code="action/malformed")
         if len(dice) > 1 and state.gold[state.player] < len(dice) - 1:
             raise IllegalAction("one gold per extra die, two for all three", code="roll/not_enough_gold")
-        raise IllegalAction("roll one, two or all three of your dice, each once, in order", code="roll/bad_dice")
+        raise IllegalAction(
+            "roll one, two or all three of your dice, each once, in order", code="roll/bad_dice"
+        )
     die = action.get("die")
     if kind == "double":
         raise IllegalAction("an x2 doubles one die that earned gold, stars or points", code="x2/bad_die")
@@ -577,8 +593,9 @@ def _legal(state: RattlebonesState) -> tuple[Action, ...] | list[Action]:
 
 
 def _roll_actions(gold: int) -> tuple[Action, ...]:
-    """"He selects one of his dice to roll. If he has gold, he may spend one gold ... to roll one extra
-    die. Likewise, he may spend two gold ... to roll all three dice." """
+    """The rolls a player may choose: "He selects one of his dice to roll. If he has gold, he may spend
+    one gold ... to roll one extra die. Likewise, he may spend two gold ... to roll all three dice."
+    """
     actions: list[Action] = [{"type": "roll", "dice": [die]} for die in range(C.dice)]
     if gold >= 1:
         actions += [{"type": "roll", "dice": [a, b]} for a in range(C.dice) for b in range(a + 1, C.dice)]
@@ -587,7 +604,9 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-_ROLL_ACTIONS = tuple(_roll_actions(gold) for gold in range(3))  # by gold, up to the two that pay for all three
+_ROLL_ACTIONS = tuple(
+    _roll_actions(gold) for gold in range(3)
+)  # by gold, up to the two that pay for all three
 # by any gold a player may hold: the actions, their number and the bits a random pick of one draws
 _ROLL_CHOICES = tuple(
     (actions, len(actions), len(actions).bit_length())
@@ -602,7 +621,7 @@ def effective_side(sides: tuple[str, ...], index: int) -> str | None:
     side = sides[index]
     while side.startswith(ARROW_TO):
         seen |= 1 << index
-        index = int(side[len(ARROW_TO):])
+        index = int(side[len(ARROW_TO) :])
         if seen >> index & 1:
             return None
         side = sides[index]
@@ -643,7 +662,11 @@ _ARROWS = frozenset(f"{ARROW_TO}{index}" for index in range(6))  # every ARROW s
 _NO_CHOICE = frozenset({"gold", "star", "train", "1234", "stock", "x2", "gamble", *POINTS})
 _PLAIN_USE = tuple(({"type": "use_die", "die": die},) for die in range(C.dice))
 _ICON_STEPS = (1,)  # the icon: "one of his pawns ... one space clockwise"
-_STEPS = {**{pip: (steps,) for pip, steps in PIP_STEPS.items()}, RATTLEBONES: _ICON_STEPS, "9_pip": tuple(range(1, 10))}
+_STEPS = {
+    **{pip: (steps,) for pip, steps in PIP_STEPS.items()},
+    RATTLEBONES: _ICON_STEPS,
+    "9_pip": tuple(range(1, 10)),
+}
 _POINTS_OF = {side: points for points, side in enumerate(POINTS, 1)}
 _SCORING = frozenset({*POINTS, "train", "1234"})  # sides that score points (a die's own action)
 
@@ -661,7 +684,9 @@ def _thief_uses(die: int, choices: tuple[tuple[str | None, ...], ...]) -> tuple[
     return tuple({"type": "use_die", "die": die, "steal": list(steal)} for steal in product(*choices))
 
 
-def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances: tuple[int, ...]) -> list[Action]:
+def _moves(
+    state: RattlebonesState, die: int, sides: tuple[str, ...], distances: tuple[int, ...]
+) -> list[Action]:
     seat = state.player
     base = seat * PAWNS_EACH
     board = state.board
@@ -693,7 +718,9 @@ def _moves(state: RattlebonesState, die: int, sides: tuple[str, ...], distances:
     return actions
 
 
-def _offers(move: _Move, space: str, sides: tuple[str, ...], supply: dict[str, int], stars: int) -> Sequence[Action]:
+def _offers(
+    move: _Move, space: str, sides: tuple[str, ...], supply: dict[str, int], stars: int
+) -> Sequence[Action]:
     """What a pawn moved by `move` onto `space` may do there, possibly a shared sequence."""
     if move.side:  # a side space: the usual case
         if not supply[space]:
@@ -742,7 +769,9 @@ def _offer_count(space: str, sides: tuple[str, ...], supply: dict[str, int], sta
     if not supply[space]:
         return 1
     # ARROW: each side may point at each side next to it, less the way it points already
-    return 1 + sum(len(C.adjacent[index]) - (sides[index] in _ARROW_TO_ADJACENT[index]) for index in range(1, 6))
+    return 1 + sum(
+        len(C.adjacent[index]) - (sides[index] in _ARROW_TO_ADJACENT[index]) for index in range(1, 6)
+    )
 
 
 _SIDE_KINDS = SIDE_SPACES - {ARROW}  # the spaces that offer their own side (`_Move.side`)
@@ -775,7 +804,9 @@ def _nine_pip_count(state: RattlebonesState, sides: tuple[str, ...]) -> tuple[in
     return sum(sizes), (starts, sizes, counts, board)
 
 
-def _nine_pip_at(state: RattlebonesState, die: int, sides: tuple[str, ...], index: int, plan: tuple[Any, ...]) -> Action:
+def _nine_pip_at(
+    state: RattlebonesState, die: int, sides: tuple[str, ...], index: int, plan: tuple[Any, ...]
+) -> Action:
     """`_moves(...)[index]` for a 9-PIP, listing only the landing it is on (`plan` from
     `_nine_pip_count`)."""
     starts, sizes, counts, board = plan
@@ -796,9 +827,7 @@ def _nine_pip_at(state: RattlebonesState, die: int, sides: tuple[str, ...], inde
 
 
 # The spaces a player's three pawns leave from, sorted and each once, for every placing of the three.
-_STARTS = tuple(
-    tuple(sorted({a, b, c})) for a in range(SPACES) for b in range(SPACES) for c in range(SPACES)
-)
+_STARTS = tuple(tuple(sorted({a, b, c})) for a in range(SPACES) for b in range(SPACES) for c in range(SPACES))
 assert PAWNS_EACH == 3, "_STARTS is made for three pawns a player"
 
 
@@ -808,7 +837,17 @@ class _Move:
     them). Offers come "Do nothing" first, then by the side replaced (never the icon, index 0)."""
 
     __slots__ = (
-        "_arrows", "_points", "_sales", "die", "every", "nothing", "only_nothing", "replace", "side", "start", "steps",
+        "_arrows",
+        "_points",
+        "_sales",
+        "die",
+        "every",
+        "nothing",
+        "only_nothing",
+        "replace",
+        "side",
+        "start",
+        "steps",
         "without",
     )
 
@@ -823,23 +862,32 @@ class _Move:
             # "Do nothing" or any of the five sides: the offers on a die without that side
             self.every = (self.nothing, *self.replace)
             # the offers on a die with that side on one index: all but the replacement of it by itself
-            self.without = tuple(self.every[:index] + self.every[index + 1:] for index in range(6))
+            self.without = tuple(self.every[:index] + self.every[index + 1 :] for index in range(6))
         elif space == ARROW:
             self._arrows = tuple(
-                tuple((f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}")) for target in C.adjacent[index])
+                tuple(
+                    (f"{ARROW_TO}{target}", self._landing(index, f"{ARROW_TO}{target}"))
+                    for target in C.adjacent[index]
+                )
                 for index in range(1, 6)
             )
             # the offers on a die with no ARROW side: no direction to leave out
             self.every = (self.nothing, *(action for offers in self._arrows for _, action in offers))
         elif space == PLUS_ONE:
-            self._points = tuple(tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6))
+            self._points = tuple(
+                tuple(self._landing(index, value) for value in POINTS) for index in range(1, 6)
+            )
             # the offers on a die with no POINTS side, with 1 pt sides in the supply: one on any side
             self.every = (self.nothing, *(offers[0] for offers in self._points))
 
     def _landing(self, replace: int | None, new: str | None) -> Action:
         return {
-            "type": "use_die", "die": self.die, "from": self.start, "steps": self.steps,
-            "replace_side": replace, "new_side": new,
+            "type": "use_die",
+            "die": self.die,
+            "from": self.start,
+            "steps": self.steps,
+            "replace_side": replace,
+            "new_side": new,
         }
 
     def sales(self, stars: int) -> list[Action]:
@@ -847,14 +895,20 @@ class _Move:
         sales = self._sales
         while len(sales) <= stars:
             sales.append(
-                {"type": "use_die", "die": self.die, "from": self.start, "steps": self.steps, "sell": len(sales)}
+                {
+                    "type": "use_die",
+                    "die": self.die,
+                    "from": self.start,
+                    "steps": self.steps,
+                    "sell": len(sales),
+                }
             )
         return sales[: stars + 1]
 
     def arrows(self, sides: tuple[str, ...]) -> list[Action]:
-        """"The player should make sure it's pointing in the desired direction": at an adjacent side;
-        never the direction an arrow already on that side points. (A die with no ARROW side takes
-        `every`.)"""
+        """An ARROW points at an adjacent side ("The player should make sure it's pointing in the
+        desired direction"), never the direction an arrow already on that side points. (A die with no
+        ARROW side takes `every`.)"""
         actions = [self.nothing]
         for old, offers in zip(sides[1:], self._arrows):
             actions.extend(action for new, action in offers if new != old)
@@ -884,7 +938,9 @@ class _Move:
 # most 14 x 3 x 20 x 10 of them, fewer in practice (the printed spaces never change), made when first
 # needed and kept for the life of the process.
 _MAX_STEPS = 10  # steps 1 to 9 (a 9-PIP)
-_MOVES: dict[str, list[_Move | None]] = {space: [None] * (C.dice * SPACES * _MAX_STEPS) for space in SPACE_KINDS}
+_MOVES: dict[str, list[_Move | None]] = {
+    space: [None] * (C.dice * SPACES * _MAX_STEPS) for space in SPACE_KINDS
+}
 _NEXT_POINTS = {old: index + 1 for index, old in enumerate(POINTS[:4])}  # points_k -> index of k + 1
 _POINTS_SIDES = frozenset(POINTS)
 
@@ -905,8 +961,8 @@ def _points_available(supply: dict[str, int]) -> int:
 
 
 def _set_up(state: RattlebonesState, permutation: list[int]) -> None:
-    """"Shuffle them and place 7 randomly on the blank spaces": the first seven tiles of the shuffled
-    order go on the blank spaces in board order; the rest go back in the box."""
+    """The board tiles: "Shuffle them and place 7 randomly on the blank spaces": the first seven tiles
+    of the shuffled order go on the blank spaces in board order; the rest go back in the box."""
     board = list(state.board)
     for space, tile in zip(C.tile_spaces, permutation):
         board[space] = C.tiles[tile]
@@ -1228,8 +1284,8 @@ def _score(state: RattlebonesState, seat: int, points: int) -> None:
 
 
 def _ended(state: RattlebonesState) -> bool:
-    """"The game ends immediately whenever the Rattlebones pawn and a player pawn meet or pass on the
-    score track." """
+    """GAME END: "The game ends immediately whenever the Rattlebones pawn and a player pawn meet or
+    pass on the score track." """
     if state.rattlebones <= max(state.scores):
         state.phase = OVER
         state.end_reason = GAME_END
@@ -1302,11 +1358,11 @@ def _view(game: Rattlebones, state: RattlebonesState) -> View:
                 "gold": state.gold[other],
                 "stars": state.stars[other],
                 "stock": state.stock[other],
-                "pawns": sorted(state.pawns[other * C.pawns:(other + 1) * C.pawns]),
+                "pawns": sorted(state.pawns[other * C.pawns : (other + 1) * C.pawns]),
                 "dice": [list(state.dice[other * C.dice + die]) for die in range(C.dice)],
             }
         )
-    dice_of_player = state.dice[seat * C.dice:(seat + 1) * C.dice]
+    dice_of_player = state.dice[seat * C.dice : (seat + 1) * C.dice]
     return {
         "game": SPEC.key,
         "options": {"x2_points": state.x2_points},
@@ -1337,7 +1393,9 @@ def _view(game: Rattlebones, state: RattlebonesState) -> View:
                 }
                 for die, side in state.showing
             ],
-            "used": [{"die": die, "acted_as": effect, "earned": earned} for die, effect, earned in state.used],
+            "used": [
+                {"die": die, "acted_as": effect, "earned": earned} for die, effect, earned in state.used
+            ],
             "gamble_for": state.gamble_for,
         },
         "outcome": None if outcome is None else outcome.to_json(),
