@@ -242,19 +242,14 @@ class Rattlebones(Game[RattlebonesState]):
             phase = state.phase
             if phase == ROLL:
                 seat = state.player
-                actions, count, bits = _ROLL_CHOICES[state.gold[seat]]  # as `_legal` lists them
+                count, bits, events = _ROLL_CHOICES[state.gold[seat]]  # as `_legal` lists them
                 index = getrandbits(bits)
                 while index >= count:
                     index = getrandbits(bits)
-                action = actions[index]
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"] = "action"
-                fields["payload"] = action
-                fields["seat"] = seat
+                event = events[seat][index]
                 append(event)
                 if index >= DICE_EACH or seq > last_usual:
-                    _roll(state, action["dice"])
+                    _roll(state, event.payload["dice"])
                     continue
                 # The usual turn, in one piece: `_roll` for the one free die, its draw, `_dice_rolled`
                 # and, when the die is used at once or moves a pawn, `_use_die` and `_next_player`.
@@ -269,16 +264,11 @@ class Rattlebones(Game[RattlebonesState]):
                 word = _FIRST_WORD(outer.digest())[0]
                 if word < _D6_LIMIT:
                     side = word % 6
-                    outcome = _ONE_D6[side]
+                    append(_ONE_D6_EVENTS[side])
                 else:
                     outcome = draws(seq, _DICE_ROLLS[1])
                     side = outcome["dice"][0] - 1
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"] = "chance"
-                fields["payload"] = outcome
-                fields["seat"] = None
-                append(event)
+                    append(Event("chance", outcome, None))
                 slot = seat * DICE_EACH + die
                 sides = state.dice[slot]
                 effect = sides[side]
@@ -490,17 +480,13 @@ class Rattlebones(Game[RattlebonesState]):
                     outer.update(inner.digest())
                     first, second = _TWO_WORDS(outer.digest())
                     if first < _D6_LIMIT and second < _D6_LIMIT:
-                        outcome = _TWO_D6[first % 6 * 6 + second % 6]
+                        event = _TWO_D6_EVENTS[first % 6 * 6 + second % 6]
                     else:
-                        outcome = draws(seq, _DICE_ROLLS[2])
+                        event = Event("chance", draws(seq, _DICE_ROLLS[2]), None)
                 else:
-                    outcome = draws(seq, _DICE_ROLLS[len(to_roll)])
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"] = "chance"
-                fields["payload"] = outcome
-                fields["seat"] = None
+                    event = Event("chance", draws(seq, _DICE_ROLLS[len(to_roll)]), None)
                 append(event)
+                outcome = event.payload
                 state.legal_cache = None
                 _dice_rolled(state, outcome["dice"])
             elif phase == OVER:
@@ -607,9 +593,15 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
 _ROLL_ACTIONS = tuple(
     _roll_actions(gold) for gold in range(3)
 )  # by gold, up to the two that pay for all three
-# by any gold a player may hold: the actions, their number and the bits a random pick of one draws
+# By any gold a player may hold: the number of rolls, the bits a random pick of one draws, and by seat
+# the event of each roll, made once (an `Event` is frozen and its payload is never changed, so the
+# random playout's logs share them).
 _ROLL_CHOICES = tuple(
-    (actions, len(actions), len(actions).bit_length())
+    (
+        len(actions),
+        len(actions).bit_length(),
+        tuple(tuple(Event("action", action, seat) for action in actions) for seat in range(SPEC.max_players)),
+    )
     for actions in (_ROLL_ACTIONS[min(gold, 2)] for gold in range(C.gold + 1))
 )
 
@@ -1120,10 +1112,12 @@ _TWO_WORDS = struct.Struct(">2Q").unpack_from
 # events of any usual game (2 seats take about 290, 4 seats about 460).
 _KEPT_BLOCKS = 2048
 _FIRST_BLOCKS = tuple(b"snakepit/v1/%d/0" % seq for seq in range(_KEPT_BLOCKS))
-# The outcomes of one and of two d6 as `_Draws` makes them, made once: like the listed actions, an
-# event's payload is read and never changed, so the random playout's events share them.
-_ONE_D6 = tuple({"dice": [side + 1]} for side in range(6))
-_TWO_D6 = tuple({"dice": [first + 1, second + 1]} for first in range(6) for second in range(6))
+# The events of one and of two d6 as `_Draws` draws them, made once: an `Event` is frozen and, like the
+# listed actions, its payload is read and never changed, so the random playout's logs share them.
+_ONE_D6_EVENTS = tuple(Event("chance", {"dice": [side + 1]}, None) for side in range(6))
+_TWO_D6_EVENTS = tuple(
+    Event("chance", {"dice": [first + 1, second + 1]}, None) for first in range(6) for second in range(6)
+)
 _D6_LIMIT = 2**64 - 2**64 % 6  # a word at or above it is rejected (engines.chance.draw)
 
 
