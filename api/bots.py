@@ -18,10 +18,11 @@ from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
 from bots import selectors as bot_selectors
 from bots import services as bot_services
+from bots.archives import is_archive
 from bots.models import Bot, BotSeat, BotVersion
 from bots.protocol import ANSWER_SCHEMA, MESSAGE_SCHEMA, PROTOCOL_VERSION
 from bots.tasks import bot_version_validate
-from core.errors import ApplicationError
+from core.errors import ApplicationError, NotFound
 from ratings import selectors as rating_selectors
 from ratings import services as rating_services
 
@@ -39,7 +40,11 @@ class BotUploadSerializer(serializers.Serializer):
         max_length=1024 * 1024,
         help_text="The bot: one Python file's text (or upload it as the multipart file `file`).",
     )
-    file = serializers.FileField(required=False, max_length=200)
+    file = serializers.FileField(
+        required=False,
+        max_length=200,
+        help_text="The bot as a multipart file: one Python file, or a zip archive with main.py at its top.",
+    )
     url = serializers.URLField(
         required=False,
         max_length=500,
@@ -70,10 +75,14 @@ class BotUploadSerializer(serializers.Serializer):
             upload = attrs.pop("file")
             if upload.size > 1024 * 1024:
                 raise serializers.ValidationError("the file is too large")
+            content = upload.read()
+            if is_archive(content):
+                attrs["archive"] = content  # checked and bounded by bots.archives
+                return attrs
             try:
-                attrs["source"] = upload.read().decode("utf-8")
+                attrs["source"] = content.decode("utf-8")
             except UnicodeDecodeError:
-                raise serializers.ValidationError("the file is not UTF-8 text") from None
+                raise serializers.ValidationError("the file is not UTF-8 text (nor a zip archive)") from None
         return attrs
 
 
@@ -162,6 +171,7 @@ class BotViewSet(viewsets.GenericViewSet):
             name=data["name"],
             game_key=data["game"],
             source=data.get("source", ""),
+            archive=data.get("archive", b""),
             url=data.get("url", ""),
             deck=data.get("deck", ""),
             deck_number=data.get("deck_version"),
@@ -193,10 +203,23 @@ class BotViewSet(viewsets.GenericViewSet):
                 **BotVersionSerializer(version).data,
                 "deck": bot_selectors.bot_version_deck(version=version),
                 "source": version.source,
+                "files": bot_selectors.bot_version_files(version=version),
                 "log": version.log,
                 "secret": version.bot.secret,
             }
         )
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY}, extensions=errors(403, 404))
+    @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})/archive")
+    def version_archive(self, request, pk=None, number=None):
+        """The zip archive a version was uploaded as: its owner's and staff's only."""
+        bot = self._bot()
+        version = bot_selectors.bot_version_private(bot=bot, number=int(number), user=request.user)
+        if not version.archive:
+            raise NotFound(f"version {version.number} was not uploaded as an archive", code="bot/no_archive")
+        response = HttpResponse(bytes(version.archive), content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="bot-{bot.pk}-v{version.number}.zip"'
+        return response
 
     @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, extensions=errors(403))
     @action(detail=True, url_path=r"versions/(?P<number>[0-9]{1,9})/log")
@@ -237,6 +260,8 @@ class BotViewSet(viewsets.GenericViewSet):
             account=bot.account,
             bot_version_id=version.pk,
             game_key=bot.game,
+            deck_version=version.deck_version,
+            display_name=bot_selectors.bot_version_label(version=version),
             replace=data["replace"],
         )
         row = rating_selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)

@@ -70,10 +70,17 @@ _AREA_CODES = {
     "bots": {
         400: ["request/invalid_path"],
         403: ["bot/not_owner", "deck/not_yours"],
-        404: ["bot/not_found", "bot/version_not_found", "deck/not_found", "deck/version_not_found"],
+        404: [
+            "bot/not_found",
+            "bot/version_not_found",
+            "bot/no_archive",
+            "deck/not_found",
+            "deck/version_not_found",
+        ],
         422: [
             "bot/too_large",
             "bot/not_python",
+            "bot/bad_archive",
             "bot/source_or_url",
             "bot/bad_url",
             "bot/unknown_game",

@@ -19,6 +19,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from django.conf import settings
+
 from core.errors import Rejected
 
 ENTRY = "main.py"
@@ -31,6 +33,10 @@ class ArchiveLimits:
     archive_bytes: int = 1024 * 1024  # the upload itself
     files: int = 200
     unpacked_bytes: int = 8 * 1024 * 1024  # all members together, unpacked
+
+    @classmethod
+    def from_settings(cls) -> ArchiveLimits:
+        return cls(**getattr(settings, "SNAKEPIT_BOTS_ARCHIVE_LIMITS", {}))
 
 
 def is_archive(data: bytes) -> bool:

@@ -43,6 +43,8 @@ class BotVersion(models.Model):
         blank=True, default=""
     )  # one Python file; its owner and staff may read it, nobody else
     url = models.URLField(max_length=500, blank=True, default="")  # an HTTP bot's, instead of a source
+    # A bot uploaded as a zip (bots.archives): what runs; `source` then holds its main.py to read.
+    archive = models.BinaryField(blank=True, default=b"", editable=False)
     source_sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.VALIDATING, db_index=True)
     validation_match = models.ForeignKey(

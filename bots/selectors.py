@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 
+from bots.archives import ArchiveLimits, archive_files
 from bots.models import Bot, BotSeat, BotVersion
 from core.errors import Conflict, Forbidden, NotFound
 from matches.models import Match
@@ -52,6 +53,19 @@ def bot_version_deck(*, version: BotVersion) -> dict[str, Any] | None:
         "version": deck_version.number,
         "name": deck_version.deck.name,
     }
+
+
+def bot_version_files(*, version: BotVersion) -> list[dict[str, Any]] | None:
+    """An archive version's files (path and size), or None for a one-file or HTTP version."""
+    if not version.archive:
+        return None
+    files = archive_files(bytes(version.archive), limits=ArchiveLimits.from_settings())
+    return [{"path": path, "bytes": len(content)} for path, content in sorted(files.items())]
+
+
+def bot_version_label(*, version: BotVersion) -> str:
+    """How leaderboards and match lists name a version: the bot's name, the version, its owner."""
+    return f"{version.bot.name} v{version.number} ({version.bot.owner.get_username()})"
 
 
 def bot_version_for_ladder(*, bot: Bot, number: int, user) -> BotVersion:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from bots.archives import ENTRY, ArchiveLimits, archive_files
 from bots.http import HttpBot, url_check
 from bots.models import Bot, BotSeat, BotVersion
 from bots.protocol import BotFault, answer_parse, decision_message
@@ -45,32 +46,40 @@ def bot_version_upload(
     name: str,
     game_key: str,
     source: str = "",
+    archive: bytes = b"",
     url: str = "",
     deck: str = "",
     deck_number: int | None = None,
 ) -> BotVersion:
-    """Store `source` (one Python file) as the next version of `owner`'s bot `name`, creating the bot
-    on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
+    """Store `source` (one Python file), `archive` (a zip with main.py: bots.archives) or `url` (an
+    HTTP bot) as the next version of `owner`'s bot `name`, creating the bot on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
     versions today than allowed, or a server that cannot fence bots in.
 
     A game played with decks takes `deck`, the share id of one of `owner`'s saved decks (version
     `deck_number`, else its current one), which must be legal in the format the validation match
     plays, under the ban list in effect: the decks app's own entry check (`deck/not_found`,
     `deck/not_yours`, `deck/illegal` with its violations). The version is frozen with the upload."""
-    if bool(source) == bool(url):
-        raise Rejected("a bot version is exactly one of a source file or a URL", code="bot/source_or_url")
+    if bool(source) + bool(archive) + bool(url) != 1:
+        raise Rejected(
+            "a bot version is exactly one of a source file, a zip archive or a URL", code="bot/source_or_url"
+        )
+    if archive:
+        # The archive's main.py is the version's source to read; the archive is what runs.
+        files = archive_files(archive, limits=ArchiveLimits.from_settings())
+        source = files[ENTRY].decode("utf-8", "replace")
     if url:
         try:
             url_check(url)
         except ValueError as error:
             raise Rejected(str(error), code="bot/bad_url") from None
     max_bytes = _setting("SNAKEPIT_BOTS_MAX_SOURCE_BYTES", 64 * 1024)
-    if len(source.encode()) > max_bytes:
+    if not archive and len(source.encode()) > max_bytes:
         raise Rejected(f"a bot file is at most {max_bytes} bytes", code="bot/too_large")
-    if "\x00" in source:
+    if not archive and "\x00" in source:
         raise Rejected("a bot file is Python source text", code="bot/not_python")
     try:
-        compile(source, "bot.py", "exec", dont_inherit=True)  # compiled, never run, in this process
+        if not archive:  # an archive's modules were each compiled as it was read
+            compile(source, "bot.py", "exec", dont_inherit=True)  # compiled, never run, in this process
     except (SyntaxError, ValueError) as error:
         raise Rejected(f"the bot file is not valid Python: {error}", code="bot/not_python") from None
     try:
@@ -124,7 +133,8 @@ def bot_version_upload(
             number=number,
             source=source,
             url=url,
-            source_sha256=hashlib.sha256(source.encode()).hexdigest() if source else "",
+            archive=archive,
+            source_sha256=hashlib.sha256(archive or source.encode()).hexdigest() if source else "",
             deck_version=deck_version,
         )
     return version
@@ -328,6 +338,9 @@ def _play(match_id: int) -> Match:
 def _runner(version: BotVersion, *, limits: SandboxLimits, overage_ms: int) -> SandboxedBot | HttpBot:
     if version.url:
         return HttpBot(url=version.url, secret=version.bot.secret, limits=limits, overage_ms=overage_ms)
+    if version.archive:
+        files = archive_files(bytes(version.archive), limits=ArchiveLimits.from_settings())
+        return SandboxedBot(files=files, limits=limits, overage_ms=overage_ms)
     return SandboxedBot(source=version.source, limits=limits, overage_ms=overage_ms)
 
 

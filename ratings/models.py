@@ -44,22 +44,29 @@ class Ladder(models.Model):
         default=3600, help_text="A match still running this long after it began is ended by forfeit."
     )
     season_length_days = models.PositiveIntegerField(
-        null=True, blank=True, help_text="When a season closes, the next one ends this many days later (empty: open-ended)."
+        null=True,
+        blank=True,
+        help_text="When a season closes, the next one ends this many days later (empty: open-ended).",
     )
     provisional_sigma = models.FloatField(
         default=PROVISIONAL_MAX_SIGMA,
         help_text="A rating is provisional while its sigma is above this (duels: also until 10 games).",
     )
     inactive_after_days = models.PositiveIntegerField(
-        null=True, blank=True, default=30,
+        null=True,
+        blank=True,
+        default=30,
         help_text="Entries that have not played this long leave the leaderboard until they play again (empty: never).",
     )
     no_show_limit = models.PositiveSmallIntegerField(
-        default=2, help_text="A person's entry that misses this many ladder matches running is paused from matchmaking."
+        default=2,
+        help_text="A person's entry that misses this many ladder matches running is paused from matchmaking.",
     )
     is_active = models.BooleanField(default=True, help_text="Paused when false: no rounds are started.")
     archived_at = models.DateTimeField(
-        null=True, blank=True, help_text="Archived: closed for good (no rounds, no entries), its history kept."
+        null=True,
+        blank=True,
+        help_text="Archived: closed for good (no rounds, no entries), its history kept.",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -84,7 +91,11 @@ class LadderEntry(models.Model):
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="ladder_entries"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ladder_entries",
     )
     bot = models.CharField(max_length=40, blank=True, default="")
     # An uploaded bot plays through its own account (`user`); this names the version the entry plays.
@@ -93,8 +104,18 @@ class LadderEntry(models.Model):
     bot_version_id = models.PositiveIntegerField(
         null=True, blank=True, help_text="An uploaded bot's version (bots.BotVersion) this entry plays."
     )
+    display_name = models.CharField(
+        max_length=120,
+        blank=True,
+        default="",
+        help_text="How leaderboards name an uploaded bot's entry (its name, version and owner).",
+    )
     deck_version = models.ForeignKey(
-        "decks.DeckVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        "decks.DeckVersion",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         help_text="Rag'n'Guns: the frozen deck this entry plays.",
     )
     mu = models.FloatField()
@@ -102,12 +123,20 @@ class LadderEntry(models.Model):
     ordinal = models.FloatField(db_index=True)
     games = models.PositiveIntegerField(default=0, help_text="Rated games this season.")
     season = models.PositiveIntegerField(
-        default=1, help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs)."
+        default=1,
+        help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs).",
     )
-    last_played_at = models.DateTimeField(null=True, blank=True, help_text="When its last rated match finished.")
-    no_shows = models.PositiveSmallIntegerField(default=0, help_text="Ladder matches missed in a row (people only).")
+    last_played_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its last rated match finished."
+    )
+    no_shows = models.PositiveSmallIntegerField(
+        default=0, help_text="Ladder matches missed in a row (people only)."
+    )
     paused_reason = models.CharField(
-        max_length=20, choices=Pause.choices, blank=True, default="",
+        max_length=20,
+        choices=Pause.choices,
+        blank=True,
+        default="",
         help_text="Set: left out of matchmaking (and why) until resumed.",
     )
     paused_at = models.DateTimeField(null=True, blank=True)
@@ -139,7 +168,7 @@ class LadderEntry(models.Model):
     @property
     def label(self) -> str:
         if self.bot_version_id:
-            return f"{self.user.get_username()} (version id {self.bot_version_id})"
+            return self.display_name or f"{self.user.get_username()} (version id {self.bot_version_id})"
         return self.user.get_username() if self.user_id else f"bot:{self.bot}#{self.pk}"
 
     @property
@@ -155,7 +184,9 @@ class LadderRound(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="rounds")
     season = models.PositiveIntegerField()
     number = models.PositiveIntegerField()
-    explanation = models.JSONField(default=dict, help_text="How matchmaking formed the pods, and who sat out why.")
+    explanation = models.JSONField(
+        default=dict, help_text="How matchmaking formed the pods, and who sat out why."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -223,4 +254,6 @@ class LadderSeason(models.Model):
 
     class Meta:
         ordering = ["ladder", "-number"]
-        constraints = [models.UniqueConstraint(fields=["ladder", "number"], name="ladder_season_unique_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "number"], name="ladder_season_unique_number")
+        ]

@@ -21,6 +21,7 @@ from django.utils.module_loading import import_string
 from core.errors import Conflict, Forbidden, NotFound, Rejected
 from core.quotas import quota_check, quota_exempt
 from core.slugs import slug_for
+from decks.models import DeckVersion
 from decks.selectors import deck_version_brought, deck_version_for_entry, deck_version_judged_now
 from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
@@ -341,22 +342,48 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
 
 @transaction.atomic
 def ladder_join_uploaded_bot(
-    *, ladder: Ladder, account, bot_version_id: int, game_key: str, replace: bool = False
+    *,
+    ladder: Ladder,
+    account,
+    bot_version_id: int,
+    game_key: str,
+    deck_version: DeckVersion | None = None,
+    display_name: str = "",
+    replace: bool = False,
 ) -> LadderEntry:
     """Enter an uploaded bot's version, which plays through the bot's `account`. The caller (who may
     import bots) has checked that the version passed its validation and is its owner's to enter.
+    `deck_version`, where the game needs one, is the version's own deck: it must be legal in the
+    ladder's format under the ban list in effect, and is frozen for the ladder, as a person's is.
     `replace`: the account's other entries on this ladder leave it (their history and ratings stay on
-    record); otherwise the version enters beside them, rated on its own."""
+    record); otherwise the version enters beside them, rated on its own. `display_name` is how
+    leaderboards name the entry (the bot's account is a generated name)."""
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
     _refuse_archived(ladder)
     if ladder.entry_policy == Ladder.Entry.USERS:
         raise Forbidden("this ladder is for people only", code="ladder/users_only")
     if game_key != ladder.game:
         raise Rejected(f"this ladder plays {ladder.game}, not {game_key}", code="entry/wrong_game")
-    if get_game(ladder.game).spec.needs_deck:
-        raise Rejected("uploaded bots bring no deck", code="entry/deck_required")
-    if ladder.entries.filter(bot_version_id=bot_version_id, left_at__isnull=True).exists():
+    game = get_game(ladder.game)
+    if game.spec.needs_deck and deck_version is None:
+        raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
+    if deck_version is not None and not game.spec.needs_deck:
+        raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
+    # A version paused because a ban list made its deck illegal comes back by joining again once the
+    # deck is legal (judged below), as a person's entry does with a legal deck.
+    on_ladder = ladder.entries.filter(bot_version_id=bot_version_id, left_at__isnull=True).first()
+    if on_ladder is not None and not (on_ladder.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and deck_version):
         raise Conflict("this version is already on this ladder", code="entry/already_joined")
+    if deck_version is not None:
+        judged = deck_version_judged_now(deck_version, format_key=ladder.options.get("format"))
+        if not judged.legal:
+            raise Rejected(
+                "the bot's deck is not legal in this ladder's format: "
+                + "; ".join(violation["detail"] for violation in judged.violations),
+                code="deck/illegal",
+                violations=judged.violations,
+            )
+        deck_version_freeze(deck_version=deck_version, purpose=f"ladder {ladder.slug}")
     if replace:
         ladder.entries.filter(user=account, left_at__isnull=True).exclude(bot_version_id=None).update(
             left_at=timezone.now()
@@ -364,9 +391,19 @@ def ladder_join_uploaded_bot(
     entry = ladder.entries.filter(bot_version_id=bot_version_id).first()
     if entry is not None:  # entered before, then replaced: it comes back with its rating
         entry.left_at = None
-        entry.save(update_fields=["left_at"])
+        if entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and deck_version is not None:
+            entry.paused_reason, entry.paused_at = "", None  # its deck, judged above, is legal again
+        entry.display_name = display_name[:120] or entry.display_name
+        entry.save(update_fields=["left_at", "paused_reason", "paused_at", "display_name"])
         return entry
-    entry = LadderEntry(ladder=ladder, user=account, bot_version_id=bot_version_id, season=ladder.season)
+    entry = LadderEntry(
+        ladder=ladder,
+        user=account,
+        bot_version_id=bot_version_id,
+        deck_version=deck_version,
+        display_name=display_name[:120],
+        season=ladder.season,
+    )
     _set_skill(entry, _initial(ladder))
     entry.save()
     return entry

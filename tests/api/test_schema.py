@@ -484,6 +484,8 @@ def test_every_endpoint_answers_what_the_schema_says(document, client_for, djang
     call(carol, "get", "/api/bots/{id}/versions/{number}/", path={**robot, "number": 1}, status=403)
     call(bob, "get", "/api/bots/{id}/versions/{number}/log/", path={**robot, "number": 1}, status=200)
     call(carol, "get", "/api/bots/{id}/versions/{number}/log/", path={**robot, "number": 1}, status=403)
+    call(bob, "get", "/api/bots/{id}/versions/{number}/archive/", path={**robot, "number": 1}, status=404)
+    call(carol, "get", "/api/bots/{id}/versions/{number}/archive/", path={**robot, "number": 1}, status=403)
     call(bob, "get", "/api/bots/{id}/matches/{match_id}/log/", path={**robot, "match_id": 999999}, status=404)
     call(carol, "get", "/api/bots/{id}/matches/{match_id}/log/", path={**robot, "match_id": 1}, status=403)
     not_passed = {"ladder": "nowhere", "version": 1}

@@ -119,3 +119,57 @@ def test_an_archive_bot_imports_its_own_module_and_reads_its_data_in_the_sandbox
         answer, _ = bot.ask(line, deadline_ms=3000)
         assert json.loads(answer) == {"action": {"type": "second"}}
         assert bot.sandboxed
+
+
+def _post_archive(client, data: bytes, name="zipped"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(
+        "/api/bots/",
+        {"name": name, "game": "rat-snake", "file": SimpleUploadedFile("bot.zip", data, "application/zip")},
+        format="multipart",
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+@pytest.mark.django_db
+def test_an_archive_uploaded_through_the_api_passes_validation_and_only_its_owner_reads_it(
+    users, client_for, eager_celery, django_capture_on_commit_callbacks, settings
+):
+    from bots.models import BotVersion
+
+    settings.SNAKEPIT_BOTS_LIMITS = {"start_ms": 3000}
+    data = zipped({"bot/main.py": MAIN, "bot/strategy.py": STRATEGY, "bot/weights.json": "{}"})
+    alice = client_for(users["alice"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post_archive(alice, data)
+    assert response.status_code == 201, response.json()
+    bot_id = response.json()["bot"]
+    version = BotVersion.objects.get(bot_id=bot_id, number=1)
+    assert version.status == BotVersion.Status.PASSED, version.log
+    own = alice.get(f"/api/bots/{bot_id}/versions/1/").json()
+    assert own["source"] == MAIN
+    assert [row["path"] for row in own["files"]] == ["main.py", "strategy.py", "weights.json"]
+    download = alice.get(f"/api/bots/{bot_id}/versions/1/archive/")
+    assert download.status_code == 200 and download["Content-Type"] == "application/zip"
+    assert b"".join(download) == data
+    other = client_for(users["bob"]).get(f"/api/bots/{bot_id}/versions/1/archive/")
+    assert other.status_code == 403 and other.json()["code"] == "bot/not_owner"
+
+
+@pytest.mark.django_db
+def test_a_broken_archive_is_refused_by_the_api_with_its_reason_and_nothing_is_stored(users, client_for):
+    from bots.models import Bot
+
+    alice = client_for(users["alice"])
+    response = _post_archive(alice, zipped({"main.py": MAIN, "../up.py": "x = 1"}))
+    assert response.status_code == 422 and response.json()["code"] == "bot/bad_archive"
+    assert "could leave" in response.json()["detail"]
+    assert not Bot.objects.exists()
+    one_file = client_for(users["alice"]).post(
+        "/api/bots/", {"name": "plain", "game": "rat-snake", "source": MAIN}, format="json"
+    )
+    assert one_file.status_code == 201
+    missing = alice.get(f"/api/bots/{one_file.json()['bot']}/versions/1/archive/")
+    assert missing.status_code == 404 and missing.json()["code"] == "bot/no_archive"
+    assert alice.get(f"/api/bots/{one_file.json()['bot']}/versions/1/").json()["files"] is None

@@ -76,6 +76,7 @@ def test_uploaded_bots_join_through_the_api_play_their_rounds_on_the_worker_and_
     board = client_for().get("/api/ladders/duel/leaderboard/").json()
     rows = board["results"] if isinstance(board, dict) else board
     assert {row["user"] for row in rows} == set(Bot.objects.values_list("account__username", flat=True))
+    assert {row["competitor"] for row in rows} == {"rando v1 (alice)", "other v1 (bob)"}
     assert client_for().get(f"/api/bots/{mine}/").json()["stats"]["games"] == 3  # validation + 2 rounds
 
 
@@ -93,6 +94,7 @@ def test_a_new_version_enters_beside_the_old_or_replaces_it_and_the_old_history_
     first.save(update_fields=["games", "mu"])
     beside = join(alice, bot_id, version=2)
     assert beside.status_code == 201 and beside.json()["version"] == 2
+    assert beside.json()["competitor"] == "rando v2 (alice)"
     assert LadderEntry.objects.filter(ladder=duel, left_at__isnull=True).count() == 2
     assert join(alice, bot_id, version=2).json()["code"] == "entry/already_joined"
     upload(alice)

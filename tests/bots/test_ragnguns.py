@@ -29,11 +29,6 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fen
 PREBUILT = {deck.id: deck for deck in load_prebuilt()}
 STAMPEDE = PREBUILT["stampede-at-dawn"]
 SALOON = PREBUILT["saloon-nights"]
-# The ladder join of an uploaded bot lives in ratings.services (ladder_join_uploaded_bot), which still
-# refuses every game played with decks; /tmp/brief/decks-ratings.patch lets it take the version's deck.
-needs_ratings_join = pytest.mark.xfail(
-    strict=True, reason="ratings.services.ladder_join_uploaded_bot does not take a bot version's deck yet"
-)
 
 
 def saved(owner, deck=STAMPEDE, name="Stampede", cards=None) -> DeckVersion:
@@ -232,7 +227,6 @@ def _passed_bots(users, client_for, django_capture_on_commit_callbacks) -> dict[
 
 
 @needs_root
-@needs_ratings_join
 def test_passed_ragnguns_bots_join_a_ladder_with_their_decks_and_the_worker_plays_the_round_to_the_end(
     users, client_for, standard, bot_settings, eager_celery, django_capture_on_commit_callbacks
 ):
@@ -261,7 +255,6 @@ def test_passed_ragnguns_bots_join_a_ladder_with_their_decks_and_the_worker_play
 
 
 @needs_root
-@needs_ratings_join
 def test_a_ban_list_that_makes_a_bots_deck_illegal_pauses_its_ladder_entry(
     users,
     client_for,
