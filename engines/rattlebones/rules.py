@@ -221,7 +221,8 @@ class Rattlebones(Game[RattlebonesState]):
         `apply_action` and `apply_chance` call. `tests/engines/test_playout.py` and
         `tests/engines/rattlebones/test_playout.py` compare the logs with those of the protocol path
         and with a digest of the logs recorded before the usual turn was played here."""
-        # An event is made as `engines.playout` makes one: its fields written into the instance dict.
+        # A roll's and a drawn d6's events are shared ones (`_ROLL_CHOICES`, `_ONE_D6_EVENTS`); any other
+        # event is made as `engines.playout` makes one: its fields written into the instance dict.
         append, new = log.append, object.__new__
         # One or two d6 are drawn here as `_Draws` draws them (the HMAC of the first block from copies
         # of the match's padded-key hash states, the words, the rejection test); a rejected word, about
@@ -233,8 +234,8 @@ class Rattlebones(Game[RattlebonesState]):
         else:
             copy_inner = copy_outer = None
             last_usual = -1
-        # After each event the legal actions are left worked out for the state they belong to, or
-        # None; a list worked out before the playout is dropped here once.
+        # The rule functions leave `legal_cache` empty or worked out for the state it is on; a list
+        # worked out before the playout is dropped here, once, rather than at every roll.
         state.legal_cache = None
         seq = len(log)
         while seq < max_events:
