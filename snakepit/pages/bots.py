@@ -17,12 +17,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models.functions import Length
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from api.throttles import CreateThrottle
-from bots.archives import ZIP_MAGIC, is_archive
+from bots.archives import ZIP_MAGIC, ArchiveLimits, is_archive
 from bots.models import Bot, BotSeat, BotVersion
 from bots.selectors import bot_get, bot_list, bot_source_readable, bot_stats, bot_version_deck
 from bots.services import bot_version_upload
@@ -56,7 +57,12 @@ class BotUploadForm(forms.Form):
         error_messages={"invalid": "Letters, digits, '_', '.' and '-', starting with a letter or digit."},
     )
     game = forms.ChoiceField(label="Game")
-    file = forms.FileField(label="The bot's file", help_text="One Python file (.py).", max_length=200)
+    file = forms.FileField(
+        label="The bot's file",
+        help_text="One Python file (.py), or a zip archive with main.py at its top.",
+        max_length=200,
+        widget=forms.FileInput(attrs={"accept": ".py,.zip"}),
+    )
     deck = forms.ChoiceField(
         required=False,
         label="Your deck (Rag'n'Guns)",
@@ -73,23 +79,26 @@ class BotUploadForm(forms.Form):
 
 
 def _file_payload(upload) -> dict[str, Any]:
-    """The upload as the service takes it: a .py file's text as `source`. Bounded before it is read,
-    with the service's own codes."""
+    """The upload as the service takes it, sorted by content as the API sorts it: a zip archive's bytes
+    as `archive` (bots.archives judges them), else a .py file's text as `source`. Bounded by its kind's
+    limit before it is read, with the service's own code."""
     head = upload.read(len(ZIP_MAGIC))
     upload.seek(0)
     if is_archive(head):
-        raise Rejected(
-            "zip archives are not taken here yet: upload one Python file (.py)",
-            code="bot/archive_not_supported",
-        )
-    max_bytes = getattr(settings, "SNAKEPIT_BOTS_MAX_SOURCE_BYTES", 64 * 1024)
+        kind, max_bytes = "archive", ArchiveLimits.from_settings().archive_bytes
+    else:
+        kind, max_bytes = "file", getattr(settings, "SNAKEPIT_BOTS_MAX_SOURCE_BYTES", 64 * 1024)
     if upload.size > max_bytes:
-        raise Rejected(f"a bot file is at most {max_bytes} bytes", code="bot/too_large")
+        raise Rejected(f"a bot {kind} is at most {max_bytes} bytes", code="bot/too_large")
+    content = upload.read()
+    if kind == "archive":
+        return {"archive": content}
     try:
-        return {"source": upload.read().decode("utf-8")}
+        return {"source": content.decode("utf-8")}
     except UnicodeDecodeError:
         raise Rejected(
-            "the file is not UTF-8 text: a bot file is Python source", code="bot/not_python"
+            "the file is not UTF-8 text (nor a zip archive): a bot file is Python source",
+            code="bot/not_python",
         ) from None
 
 
@@ -119,9 +128,15 @@ def _throttled(request: HttpRequest) -> ApplicationError | None:
 
 
 def _versions_prefetch() -> Prefetch:
-    return Prefetch(
-        "versions", queryset=BotVersion.objects.select_related("deck_version__deck").order_by("-number")
+    """A bot's versions without what the pages never draw (an archive is up to a MiB each), knowing
+    only whether each was uploaded as an archive."""
+    versions = (
+        BotVersion.objects.select_related("deck_version__deck")
+        .defer("source", "archive", "log")
+        .annotate(archive_bytes=Length("archive"))
+        .order_by("-number")
     )
+    return Prefetch("versions", queryset=versions)
 
 
 def _version_rows(bot: Bot, *, private: bool) -> list[dict[str, Any]]:

@@ -134,15 +134,45 @@ def test_a_refused_upload_is_shown_on_the_page_and_writes_nothing(
     assert not Bot.objects.exists() and not BotVersion.objects.exists() and queued == []
 
 
-def test_a_zip_is_refused_until_the_service_takes_archives(client, users, queued):
+def zipped(**files: str) -> bytes:
     archive = io.BytesIO()
     with zipfile.ZipFile(archive, "w") as folder:
-        folder.writestr("main.py", program("random_bot"))
+        for path, text in files.items():
+            folder.writestr(path, text)
+    return archive.getvalue()
+
+
+def test_a_zip_through_the_form_is_an_archive_version_with_its_download_for_the_owner(
+    client, users, queued, django_capture_on_commit_callbacks
+):
+    archive = zipped(**{"main.py": "import helper\n" + program("random_bot"), "helper.py": "ANSWER = 42\n"})
     client.force_login(users["alice"])
-    response = form_post(client, content=archive.getvalue(), filename="bot.zip")
-    assert response.status_code == 422
-    assert "bot/archive_not_supported" in response.content.decode()
-    assert not BotVersion.objects.exists() and queued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        response = form_post(client, name="zipped", content=archive, filename="bot.zip")
+    assert response.status_code == 302
+    version = BotVersion.objects.get(bot__name="zipped")
+    assert bytes(version.archive) == archive and queued == [version.pk]
+    assert f"/api/bots/{version.bot_id}/versions/1/archive/" in client.get("/bots/").content.decode()
+    client.logout()
+    assert "/archive/" not in client.get(f"/bots/{version.bot_id}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        (b"PK\x03\x04 not really a zip", "bot/bad_archive"),
+        (zipped(**{"bot.py": "pass\n"}), "bot/bad_archive"),  # no main.py
+        (zipped(**{"main.py": "# " + "x" * 3000 + "\n"}), "bot/too_large"),
+    ],
+)
+def test_a_refused_zip_is_shown_on_the_page_and_writes_nothing(
+    client, users, queued, settings, content, code
+):
+    settings.SNAKEPIT_BOTS_ARCHIVE_LIMITS = {"archive_bytes": 1000}
+    client.force_login(users["alice"])
+    response = form_post(client, content=content, filename="bot.zip")
+    assert response.status_code == 422 and f"<code>{code}</code>" in response.content.decode()
+    assert not Bot.objects.exists() and not BotVersion.objects.exists() and queued == []
 
 
 def test_a_form_error_is_shown_inline_and_writes_nothing(client, users, queued):
