@@ -19,7 +19,7 @@ from api.throttles import CreateThrottle, throttled_on
 from bots import selectors as bot_selectors
 from bots import services as bot_services
 from bots.archives import is_archive
-from bots.models import Bot, BotSeat, BotVersion
+from bots.models import BOT_NAME_PATTERN, Bot, BotSeat, BotVersion
 from bots.protocol import ANSWER_SCHEMA, MESSAGE_SCHEMA, PROTOCOL_VERSION
 from bots.tasks import bot_version_validate
 from core.errors import ApplicationError, NotFound
@@ -31,7 +31,7 @@ _MATCHES_LISTED = 50
 
 class BotUploadSerializer(serializers.Serializer):
     name = serializers.RegexField(
-        r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$", help_text="Your bot's name; a new name is a new bot."
+        BOT_NAME_PATTERN, help_text="Your bot's name; a new name is a new bot."
     )
     game = serializers.CharField(max_length=40, help_text="The game's key, as /api/games/ lists it.")
     source = serializers.CharField(

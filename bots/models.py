@@ -9,6 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+# A bot's name, as the upload forms (the API's and the page's) take it.
+BOT_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$"
+
 
 class Bot(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bots")

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from api.throttles import CreateThrottle
 from bots.archives import ZIP_MAGIC, ArchiveLimits, is_archive
-from bots.models import Bot, BotSeat, BotVersion
+from bots.models import BOT_NAME_PATTERN, Bot, BotSeat, BotVersion
 from bots.selectors import bot_get, bot_list, bot_source_readable, bot_stats, bot_version_deck
 from bots.services import bot_version_upload
 from bots.tasks import bot_version_validate
@@ -35,14 +35,11 @@ from engines.registry import all_games, get_game
 from matches.models import Match
 from ratings.models import LadderEntry
 from ratings.selectors import entries_ranked, leaderboard_row
-from snakepit.pages.common import render_page, row_id
+from snakepit.pages.common import render_page, row_id, throttled
 
 VERSIONS_SHOWN = 20  # newest first; the API lists them all
 MATCHES_SHOWN = 50  # as many seats as the API's matches/ answers
 DECKS_OFFERED = 100  # as the new-match form offers
-# The API's own rule for a bot's name (api.bots.BotUploadSerializer), so a name typed here is one the
-# API would take.
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$"
 
 
 class BotUploadForm(forms.Form):
@@ -50,7 +47,7 @@ class BotUploadForm(forms.Form):
     uploader's saved decks."""
 
     name = forms.RegexField(
-        regex=NAME_PATTERN,
+        regex=BOT_NAME_PATTERN,
         max_length=60,
         label="Name",
         help_text="A new name is a new bot; a name you have used uploads that bot's next version.",
@@ -116,17 +113,6 @@ def _upload(*, owner, data: dict[str, Any]) -> BotVersion:
     return version
 
 
-def _throttled(request: HttpRequest) -> ApplicationError | None:
-    """The API's upload rate (`SNAKEPIT_RATES["create"]`), shared with it."""
-    throttle = CreateThrottle()
-    if throttle.allow_request(request, None):
-        return None
-    wait = int(throttle.wait() or 1)
-    return ApplicationError(
-        f"Too many requests; try again in {wait} s.", code="request/throttled", status=429
-    )
-
-
 def _versions_prefetch() -> Prefetch:
     """A bot's versions without what the pages never draw (an archive is up to a MiB each), knowing
     only whether each was uploaded as an archive."""
@@ -159,7 +145,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     )
     error = None
     if request.method == "POST" and form.is_valid():
-        error = _throttled(request)
+        error = throttled(request, CreateThrottle())
         if error is None:
             try:
                 version = _upload(owner=request.user, data=form.cleaned_data)

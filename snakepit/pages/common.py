@@ -7,6 +7,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
+from api.throttles import ScopeThrottle
+from core.errors import ApplicationError
+
 PAGE_SIZE = 25
 MAX_ROW_ID = 2**31 - 1  # PostgreSQL's integer: a bigger id in a URL is no row (not a database error)
 MAX_PAGE_NUMBER = 10_000
@@ -47,3 +50,14 @@ def row_id(value: int) -> int:
     if not 0 < value <= MAX_ROW_ID:
         raise Http404("no such id")
     return value
+
+
+def throttled(request: HttpRequest, throttle: ScopeThrottle) -> ApplicationError | None:
+    """A page's form shares its API twin's rate (`SNAKEPIT_RATES`): None while under it, else the
+    refusal to show (429)."""
+    if throttle.allow_request(request, None):
+        return None
+    wait = int(throttle.wait() or 1)
+    return ApplicationError(
+        f"Too many requests; try again in {wait} s.", code="request/throttled", status=429
+    )

@@ -30,14 +30,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from api.limits import MAX_IDEMPOTENCY_KEY
 from api.matches import match_create_with_decks
-from api.throttles import ActionThrottle, CreateThrottle, ScopeThrottle
+from api.throttles import ActionThrottle, CreateThrottle
 from core.errors import ApplicationError, Forbidden
 from decks.selectors import deck_list_for_owner
 from engines.entropy import part_commitment
 from engines.registry import all_games, get_game
 from matches import selectors, services
 from matches.models import Match
-from snakepit.pages.common import paginate, render_page, wants_fragment
+from snakepit.pages.common import paginate, render_page, throttled, wants_fragment
 from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
 from snakepit.pages.rendering import view_html
 
@@ -175,15 +175,6 @@ def _render(request: HttpRequest, match: Match, *, status: int = 200, error=None
     )
 
 
-def _throttled(request: HttpRequest, throttle: ScopeThrottle) -> ApplicationError | None:
-    if throttle.allow_request(request, None):
-        return None
-    wait = int(throttle.wait() or 1)
-    return ApplicationError(
-        f"Too many requests; try again in {wait} s.", code="request/throttled", status=429
-    )
-
-
 @require_http_methods(["GET", "POST"])
 def play_match(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match through the requester's seat; a POST is their action."""
@@ -233,9 +224,9 @@ def _refused(request: HttpRequest, error: ApplicationError) -> HttpResponse:
 def _act(request: HttpRequest, match: Match) -> HttpResponse:
     if not request.user.is_authenticated:
         raise Forbidden("sign in to play", code="auth/not_signed_in")
-    throttled = _throttled(request, ActionThrottle())
-    if throttled is not None:
-        return _render(request, match, status=throttled.status, error=throttled)
+    refused = throttled(request, ActionThrottle())
+    if refused is not None:
+        return _render(request, match, status=refused.status, error=refused)
     if request.POST.get("entropy_step"):
         return _entropy(request, match)
     expected = request.POST.get("expected_seq", "")
@@ -364,7 +355,7 @@ def play_new(request: HttpRequest) -> HttpResponse:
     )
     error = None
     if request.method == "POST" and form.is_valid():
-        error = _throttled(request, CreateThrottle())
+        error = throttled(request, CreateThrottle())
         if error is None:
             data = form.cleaned_data
             me: dict[str, Any] = {"user": request.user.get_username()}
