@@ -85,8 +85,16 @@ with open(3, "rb", closefd=True) as bot_file:
 sys.argv = [entry]
 sys.path.insert(0, os.getcwd())
 namespace = {{"__name__": "__main__", "__file__": os.path.join(os.getcwd(), entry), "__builtins__": __builtins__}}
-del os, sys, entry, bot_file
-exec(code, namespace)
+del entry, bot_file
+try:
+    exec(code, namespace)
+except (SystemExit, KeyboardInterrupt):
+    raise
+except BaseException as error:  # the bot's traceback, without this launcher's frame
+    import traceback
+    traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+    sys.stderr.flush()
+    os._exit(1)
 """
 
 # Run inside the new namespaces, as the namespace's root, before the bot: open the bot's file (by the
