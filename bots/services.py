@@ -30,8 +30,14 @@ from decks.services import deck_version_freeze
 from engines.errors import UnknownGame
 from engines.registry import get_game
 from matches.models import Match, MatchEvent
-from matches.selectors import match_get, match_snapshot
-from matches.services import SeatSpec, match_create, match_forfeit, match_submit_action
+from matches.selectors import match_entropy_status, match_get, match_snapshot
+from matches.services import (
+    SeatSpec,
+    match_create,
+    match_entropy_step_by_server,
+    match_forfeit,
+    match_submit_action,
+)
 
 _LOG_KEPT = 64 * 1024
 
@@ -218,7 +224,9 @@ def bot_match_play(*, match_id: int) -> Match:
     # match being played alone rather than starting every bot a second time. The lock outlives a
     # dead worker by its timeout only.
     for _ in range(_REPLAYS_AFTER_LATE_MOVES + 1):
-        if not cache.add(lock, secrets.token_hex(8), timeout=_setting("SNAKEPIT_BOTS_MATCH_LOCK_SECONDS", 3600)):
+        if not cache.add(
+            lock, secrets.token_hex(8), timeout=_setting("SNAKEPIT_BOTS_MATCH_LOCK_SECONDS", 3600)
+        ):
             return match_get(match_id=match_id)
         try:
             match = _play(match_id)
@@ -232,11 +240,37 @@ def bot_match_play(*, match_id: int) -> Match:
 
 
 def _bots_due(match: Match) -> bool:
-    """Whether one of the match's uploaded bots that has not forfeited must decide now."""
+    """Whether one of the match's uploaded bots that has not forfeited must act now: decide, or send
+    the entropy step an open window awaits from its seat."""
     if match.is_over:
         return False
     seats = set(BotSeat.objects.filter(match=match, forfeit_reason="").values_list("seat", flat=True))
-    return bool(seats) and bool(seats.intersection(get_game(match.game).decision(match_snapshot(match).state).seats))
+    if not seats:
+        return False
+    entropy = match_entropy_status(match)
+    if entropy is not None and entropy["phase"] != "done":
+        return bool(seats.intersection(entropy["awaited"]))
+    return bool(seats.intersection(get_game(match.game).decision(match_snapshot(match).state).seats))
+
+
+def _entropy_steps(match: Match, seats: dict[int, BotSeat]) -> None:
+    """In a match taking entropy from its seats (a person plays the bots), send the steps the bots'
+    seats owe: their commitments, then, once every seat has committed, their values (the last
+    commitment may open the reveal window at once)."""
+    if match.entropy != Match.Entropy.CONTRIBUTED:
+        return
+    for _ in range(2):
+        sent = False
+        for seat, row in sorted(seats.items()):
+            try:
+                step = match_entropy_step_by_server(
+                    match_id=match.pk, user=row.version.bot.account, seat=seat
+                )
+            except Conflict:  # finished or voided meanwhile, or another writer moved first: asked again later
+                return
+            sent = sent or step is not None
+        if not sent:
+            return
 
 
 def _play(match_id: int) -> Match:
@@ -252,6 +286,7 @@ def _play(match_id: int) -> Match:
     faults: dict[int, BotFault] = {}
     unstarted: dict[int, str] = {}
     try:
+        _entropy_steps(match, seats)
         snapshot = match_snapshot(match)
         # Every bot starts at once, so their interpreters load side by side rather than one after the
         # other at each bot's first decision; a start that fails is that bot's fault when it is asked.

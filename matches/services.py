@@ -21,6 +21,7 @@ from django.utils.module_loading import import_string
 from core.errors import ApplicationError, Conflict, Forbidden, Rejected
 from core.quotas import quota_check, quota_exempt
 from engines.chance import seed_commitment
+from engines.entropy import part_commitment
 from engines.errors import EngineError, IllegalAction
 from engines.protocol import Event, Game
 from engines.registry import get_game
@@ -38,6 +39,7 @@ from matches.selectors import MatchSnapshot, match_get
 from matches.signals import match_voided
 from matches.store import (
     NewEvent,
+    bot_entropy_value,
     chance_and_bots_play,
     event_row,
     events_insert,
@@ -392,6 +394,26 @@ def match_entropy_submit(
         except IntegrityError:
             live_forget(match_id)
     raise Conflict("another append won the race; try again", code="match/stale_seq")
+
+
+def match_entropy_step_by_server(*, match_id: int, user, seat: int) -> AppendResult | None:
+    """The entropy step that `seat`, held by `user` on behalf of a program (an uploaded bot's
+    account), owes now: its commitment while the commit window is open, its value once the reveal
+    window is; None when it owes nothing. The part is drawn from the match seed, as a built-in bot's
+    (`bot_entropy_value`): a program's part protects nobody, a person's own part is what does."""
+    match = match_get(match_id=match_id)
+    if match.is_over or match.entropy != Match.Entropy.CONTRIBUTED:
+        return None
+    live = live_checkout(match, at_head=True)
+    contributions = live.contributions
+    phase, awaited = contributions.phase, contributions.awaited()
+    live_return_unchanged(live)
+    if phase == "done" or seat not in awaited:
+        return None
+    value = bot_entropy_value(match, seat)
+    if phase == "commit":
+        return match_entropy_submit(match_id=match_id, user=user, commitment=part_commitment(value), seat=seat)
+    return match_entropy_submit(match_id=match_id, user=user, value=value, seat=seat)
 
 
 def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int | None) -> AppendResult:

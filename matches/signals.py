@@ -9,7 +9,8 @@ match_finished = Signal()
 match_voided = Signal()
 
 # Sent once the transaction that appended a seat's own step (an action, an entropy step, a forfeit)
-# or a lapse has committed, when seats must decide next; arguments: match_id, actor_seat (None for
-# a lapse) and deciding (the seats that must decide now). A person's move can make an uploaded bot,
+# or a lapse has committed, when seats must act next; arguments: match_id, actor_seat (None for
+# a lapse) and deciding (the seats that must act now: an open entropy window's awaited seats, else
+# the engine's deciding seats). A person's move can make an uploaded bot,
 # which plays on a worker, due: the bots app listens.
 match_moved = Signal()

@@ -245,12 +245,17 @@ def projection_update(live: LiveMatch) -> None:
 
 
 def moved_announce(live: LiveMatch, *, actor_seat: int | None) -> None:
-    """After a seat's own step, tell listeners (once committed) which seats must decide now, unless
-    the match is over or chance is waiting (for people's entropy parts)."""
-    decision = live.game.decision(live.state)
-    if decision.kind not in ("turn", "simultaneous", "response"):
-        return
-    match_id, deciding = live.match.pk, tuple(decision.seats)
+    """After a seat's own step, tell listeners (once committed) which seats must act now: those whose
+    entropy step an open window awaits, else those the engine asks to decide; nothing once over."""
+    contributions = live.contributions
+    if contributions is not None and contributions.phase != "done":
+        deciding = tuple(contributions.awaited())
+    else:
+        decision = live.game.decision(live.state)
+        if decision.kind not in ("turn", "simultaneous", "response"):
+            return
+        deciding = tuple(decision.seats)
+    match_id = live.match.pk
     transaction.on_commit(
         lambda: match_moved.send(sender=Match, match_id=match_id, actor_seat=actor_seat, deciding=deciding)
     )

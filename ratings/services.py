@@ -485,6 +485,9 @@ def ladder_round_create(
                 options=ladder.options,
                 seats=[_seat(entry) for entry in seated],
                 bots_play=bots_play,
+                # An uploaded bot holds its seat through an account, yet is no person: only a person's
+                # own part of the chance protects anyone, so a table of bots draws from the seed alone.
+                entropy="auto" if any(entry.user_id and not entry.bot_version_id for entry in seated) else "server",
             )
             LadderMatch.objects.create(round=round_, match=match, entries=[entry.pk for entry in seated])
             uploaded = {seat: entry.bot_version_id for seat, entry in enumerate(seated)}

@@ -260,6 +260,55 @@ def test_a_person_and_an_uploaded_bot_play_a_ladder_match_out_the_bot_answering_
 
 
 @needs_root
+def test_with_entropy_taken_from_the_person_the_bots_seat_adds_its_part_and_the_match_is_played_out(
+    users, client_for, duel, bot_settings, eager_celery, django_capture_on_commit_callbacks, settings
+):
+    """A person's ladder match with an uploaded bot takes the person's own part of the chance
+    (docs/fairness.md): the bot's seat commits and reveals a part drawn from the seed, on the worker,
+    each time the window waits for it, and the bot plays once the dice can roll."""
+    import hashlib
+    import secrets
+
+    from matches.models import MatchEvent
+    from matches.selectors import match_entropy_status
+    from matches.services import match_entropy_submit
+
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
+    capture = django_capture_on_commit_callbacks
+    match = _person_against_uploaded_bot(users, client_for, duel, capture)
+    assert match.entropy == Match.Entropy.CONTRIBUTED
+    bot_seat = BotSeat.objects.get(match=match).seat
+    person = match.seats.get(user=users["alice"]).index
+    steps = lambda seat: list(  # noqa: E731
+        match.events.filter(kind=MatchEvent.Kind.ENTROPY, seat=seat).values_list("payload__step", flat=True)
+    )
+    assert steps(bot_seat) == ["commit"]  # on the worker, as the match was made
+    value = secrets.token_hex(32)
+    with capture(execute=True):
+        match_entropy_submit(
+            match_id=match.pk, user=users["alice"], commitment=hashlib.sha256(value.encode()).hexdigest()
+        )
+    assert steps(bot_seat) == ["commit", "reveal"]  # the person's commitment opened the reveal window
+    with capture(execute=True):
+        match_entropy_submit(match_id=match.pk, user=users["alice"], value=value)
+    assert steps(person) == ["commit", "reveal"]
+    assert match_entropy_status(match)["phase"] == "done"  # the dice may roll, on both parts
+    _person_plays_out(match, users["alice"], capture)
+    _bot_moved_in_every_turn_of_its_own(match)
+
+
+def test_a_ladder_table_of_bots_alone_draws_its_chance_from_the_seed(users, client_for, duel, settings):
+    settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
+    alice = client_for(users["alice"])
+    bot_id = upload(alice)
+    passed(bot_id, 1)
+    assert join(alice, bot_id).status_code == 201
+    ladders.ladder_join(ladder=duel, bot="random")
+    match = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
+    assert match.entropy == Match.Entropy.SERVER
+
+
+@needs_root
 def test_with_the_broker_down_a_persons_move_still_lands_and_the_minute_sweep_asks_the_bot(
     users,
     client_for,
