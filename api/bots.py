@@ -25,6 +25,7 @@ from bots.tasks import bot_version_validate
 from core.errors import ApplicationError, NotFound
 from ratings import selectors as rating_selectors
 from ratings import services as rating_services
+from ratings.models import LadderEntry
 
 _MATCHES_LISTED = 50
 
@@ -253,20 +254,16 @@ class BotViewSet(viewsets.GenericViewSet):
         body = BotLadderJoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        version = bot_selectors.bot_version_for_ladder(bot=bot, number=data["version"], user=request.user)
-        ladder = rating_services.ladder_get(slug=data["ladder"])
-        entry = rating_services.ladder_join_uploaded_bot(
-            ladder=ladder,
-            account=bot.account,
-            bot_version_id=version.pk,
-            game_key=bot.game,
-            deck_version=version.deck_version,
-            display_name=bot_selectors.bot_version_label(version=version),
+        entry = bot_version_enter_ladder(
+            bot=bot,
+            number=data["version"],
+            user=request.user,
+            ladder_slug=data["ladder"],
             replace=data["replace"],
         )
-        row = rating_selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)
+        row = rating_selectors.leaderboard_row(entry=entry, ladder=entry.ladder, position=None)
         return Response(
-            {**row, "uploaded_bot": bot.pk, "version": version.number}, status=status.HTTP_201_CREATED
+            {**row, "uploaded_bot": bot.pk, "version": data["version"]}, status=status.HTTP_201_CREATED
         )
 
     @extend_schema(responses=BotSeatSerializer(many=True))
@@ -292,6 +289,26 @@ class BotViewSet(viewsets.GenericViewSet):
     def protocol(self, request):
         """The bot protocol's version and the JSON Schemas of its message and answer."""
         return Response({"protocol": PROTOCOL_VERSION, "message": MESSAGE_SCHEMA, "answer": ANSWER_SCHEMA})
+
+
+@transaction.atomic
+def bot_version_enter_ladder(*, bot: Bot, number: int, user, ladder_slug: str, replace: bool) -> LadderEntry:
+    """Enter version `number` of `bot` on a ladder of its game, for its owner or staff (`user`): the
+    API's `ladders` action and the bot's page both come here. Only a passed version enters, bringing
+    its own deck; `replace` sends the bot's other versions on that ladder away (their history stays).
+    Here and not in bots.services because bots and ratings are sibling layers that do not import each
+    other: this layer is where the two meet. A refusal writes nothing."""
+    version = bot_selectors.bot_version_for_ladder(bot=bot, number=number, user=user)
+    ladder = rating_services.ladder_get(slug=ladder_slug)
+    return rating_services.ladder_join_uploaded_bot(
+        ladder=ladder,
+        account=bot.account,
+        bot_version_id=version.pk,
+        game_key=bot.game,
+        deck_version=version.deck_version,
+        display_name=bot_selectors.bot_version_label(version=version),
+        replace=replace,
+    )
 
 
 def query_int_path(raw: str) -> int:

@@ -4,7 +4,8 @@ bot's public page (its versions' status, figures, latest matches and ladder entr
 The upload goes through `bots.services.bot_version_upload` and queues the validation on commit, as
 the API's `POST /api/bots/` does (api/bots.py). A bot's source is never drawn; its logs are links to
 the API's downloads, offered to its owner and staff only (`bots.selectors.bot_source_readable`), and
-the deck a version brings is named to them alone, as the API names it.
+the deck a version brings is named to them alone, as the API names it. They also enter a passed
+version on a ladder from its public page, through the same function as the API's `ladders` action.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.db.models.functions import Length
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
+from api.bots import bot_version_enter_ladder
 from api.throttles import CreateThrottle
 from bots.archives import ZIP_MAGIC, ArchiveLimits, is_archive
 from bots.models import BOT_NAME_PATTERN, Bot, BotSeat, BotVersion
@@ -33,13 +35,14 @@ from decks.selectors import deck_list_for_owner
 from engines.errors import UnknownGame
 from engines.registry import all_games, get_game
 from matches.models import Match
-from ratings.models import LadderEntry
+from ratings.models import Ladder, LadderEntry
 from ratings.selectors import entries_ranked, leaderboard_row
 from snakepit.pages.common import render_page, row_id, throttled
 
 VERSIONS_SHOWN = 20  # newest first; the API lists them all
 MATCHES_SHOWN = 50  # as many seats as the API's matches/ answers
 DECKS_OFFERED = 100  # as the new-match form offers
+LADDERS_OFFERED = 100
 
 
 class BotUploadForm(forms.Form):
@@ -73,6 +76,15 @@ class BotUploadForm(forms.Form):
         self.fields["deck"].choices = [("", "—")] + [
             (deck.share_id, deck.name or deck.share_id) for deck in decks
         ]
+
+
+class LadderEntryForm(forms.Form):
+    """A passed version onto a ladder, as the API's `ladders` action takes it. The ladder is only a
+    slug here: whether it takes this bot is the service's to say, with its own codes."""
+
+    version = forms.IntegerField(min_value=1, max_value=10**9, widget=forms.HiddenInput)
+    ladder = forms.SlugField(max_length=50, allow_unicode=True, label="Ladder")
+    replace = forms.BooleanField(required=False, label="Replace my other versions on it")
 
 
 def _file_payload(upload) -> dict[str, Any]:
@@ -184,28 +196,80 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def bot_detail(request: HttpRequest, bot_id: int) -> HttpResponse:
-    """A bot as anyone may see it; its owner and staff also get its logs and its versions' decks."""
+    """A bot as anyone may see it; its owner and staff also get its logs and its versions' decks, and
+    a form per passed version to enter it on a ladder. A POST enters one and comes back here; a
+    refusal is shown with its code and nothing is written."""
     try:
         bot = bot_get(bot_id=row_id(bot_id))
     except NotFound:
         raise Http404(f"no bot {bot_id}") from None
+    error = None
+    if request.method == "POST":
+        error = _enter_ladder(request, bot)
+        if error is None:
+            return redirect("pages:bot-detail", bot_id=bot.pk)
     private = bot_source_readable(bot=bot, user=request.user)
     prefetch_related_objects([bot], _versions_prefetch())
+    versions = _version_rows(bot, private=private)
     context = {
         "section": "bots",
         "bot": bot,
         "game": _game(bot.game),
         "private": private,
-        "versions": _version_rows(bot, private=private),
+        "error": error,
+        "ladders": _ladders_open_to(bot) if private else [],
+        "enterable": [
+            row["version"] for row in versions if row["version"].status == BotVersion.Status.PASSED
+        ],
+        "versions": versions,
         "version_count": len(bot.versions.all()),
         "versions_shown": VERSIONS_SHOWN,
         "stats": bot_stats(bot=bot),
         "matches": _match_rows(bot),
         "entries": _ladder_entries(bot),
     }
-    return render_page(request, page="pages/bot_detail.html", context=context)
+    return render_page(
+        request, page="pages/bot_detail.html", context=context, status=error.status if error else 200
+    )
+
+
+def _enter_ladder(request: HttpRequest, bot: Bot) -> ApplicationError | None:
+    """The entry form's POST: None once the version entered (with a message saying so), else the
+    refusal to show. Whether the person may enter this bot is the service's check, as on the API."""
+    form = LadderEntryForm(request.POST)
+    if not form.is_valid():
+        fields = ", ".join(sorted(form.errors))
+        return ApplicationError(
+            f"the entry form is incomplete or malformed ({fields})", code="request/invalid"
+        )
+    error = throttled(request, CreateThrottle())
+    if error is not None:
+        return error
+    data = form.cleaned_data
+    try:
+        entry = bot_version_enter_ladder(
+            bot=bot,
+            number=data["version"],
+            user=request.user,
+            ladder_slug=data["ladder"],
+            replace=data["replace"],
+        )
+    except ApplicationError as refused:
+        return refused
+    messages.success(request, f"{entry.label} entered {entry.ladder.name}")
+    return None
+
+
+def _ladders_open_to(bot: Bot) -> list[Ladder]:
+    """The ladders of the bot's game that take bots and are not archived: what the service accepts,
+    offered so that the form's choice is one it will take."""
+    return list(
+        Ladder.objects.filter(game=bot.game, archived_at__isnull=True)
+        .exclude(entry_policy=Ladder.Entry.USERS)
+        .order_by("name")[:LADDERS_OFFERED]
+    )
 
 
 def _game(key: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Bot authors' pages in a real headless Chromium: a person signs in, uploads a bot's file through the
-"My bots" form, sees the version listed and opens its public page; with a root worker (run eagerly)
-the validation plays and the page, reloaded, shows the version passed.
+"My bots" form, sees the version listed and opens its public page, where (the version marked passed)
+they enter it on a ladder; with a root worker (run eagerly) the validation plays and the page,
+reloaded, shows the version passed.
 
 Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=true.
 """
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from bots.models import BotVersion
+from ratings import services as ladders
+from ratings.models import LadderEntry
 from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.support import unavailable
 
@@ -71,6 +74,17 @@ def test_an_author_uploads_a_bot_through_the_form_and_sees_its_version_listed(
     page.wait_for_selector("#bot-owner >> text=alice")
     assert page.url.endswith(f"/bots/{version.bot_id}/")
     assert page.locator(".bot-log").count() == 1  # the owner's download link
+    # Its validation is another test's (it needs a root worker): the version is marked passed, and
+    # its owner enters it on a ladder from this page.
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PASSED)
+    ladders.ladder_create(game_key="rat-snake", name="Rat-Snake open", slug="open", seats_per_match=2)
+    page.reload()
+    page.select_option("#bot-enter-1-ladder", "open")
+    page.click("#bot-enter-1 [type=submit]")
+    page.wait_for_selector("#bot-messages >> text=rando v1 (alice) entered Rat-Snake open")
+    entry = LadderEntry.objects.get(ladder__slug="open")
+    assert entry.bot_version_id == version.pk and entry.is_active
+    assert page.locator(f'#bot-ladders a[href="/ladders/open/entries/{entry.pk}/"]').count() == 1
 
 
 @needs_root

@@ -17,6 +17,7 @@ from bots.services import bot_match_create, bot_version_upload
 from decks.services import deck_create
 from engines.ragnguns import load_prebuilt
 from ratings import services as ladders
+from ratings.models import LadderEntry
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
@@ -244,3 +245,95 @@ def test_a_form_upload_is_validated_on_the_worker_and_both_pages_show_it(
     assert BotSeat.objects.filter(version=version, forfeit_reason="").count() == 2
     log = client.get(f"/api/bots/{version.bot_id}/versions/1/log/")
     assert log.status_code == 200 and b"passed" in log.content  # the session opens the API's download
+
+
+# --- entering a passed version on a ladder from the bot's page ---------------------------------------
+
+
+def passed(version: BotVersion) -> BotVersion:
+    """Mark a version passed without playing its validation (as tests/bots/test_ladders.py does)."""
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.PASSED)
+    version.refresh_from_db()
+    return version
+
+
+@pytest.fixture
+def rat_ladders(db):
+    """A ladder the bots may enter, one for people only, and one of another game."""
+    return {
+        "open": ladders.ladder_create(
+            game_key="rat-snake", name="Rat-Snake open", slug="open", seats_per_match=2
+        ),
+        "people": ladders.ladder_create(
+            game_key="rat-snake", name="People only", slug="people", seats_per_match=2, entry_policy="users"
+        ),
+        "other": ladders.ladder_create(
+            game_key="rattlesnake", name="Rattlesnake", slug="rattle", seats_per_match=2
+        ),
+    }
+
+
+def enter(client, version: BotVersion, *, ladder="open", replace=False):
+    data = {"version": version.number, "ladder": ladder}
+    if replace:
+        data["replace"] = "on"
+    return client.post(f"/bots/{version.bot_id}/", data)
+
+
+def test_the_owner_enters_a_passed_version_on_a_ladder_from_the_bots_page(client, users, rat_ladders):
+    uploaded(users["alice"])
+    version = passed(uploaded(users["alice"]))
+    client.force_login(users["alice"])
+    html = client.get(f"/bots/{version.bot_id}/").content.decode()
+    # A form for the passed version alone, offering the ladders of its game that take bots.
+    assert 'id="bot-enter-2"' in html and 'id="bot-enter-1"' not in html
+    assert 'value="open"' in html and 'value="people"' not in html and 'value="rattle"' not in html
+    response = enter(client, version)
+    assert response.status_code == 302 and response["Location"] == f"/bots/{version.bot_id}/"
+    entry = LadderEntry.objects.get(ladder=rat_ladders["open"])
+    assert entry.bot_version_id == version.pk and entry.user == version.bot.account and entry.is_active
+    html = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert "rando v2 (alice) entered Rat-Snake open" in html
+    assert f'href="/ladders/open/entries/{entry.pk}/"' in html
+    again = enter(client, version)  # the service's refusal, shown with its code
+    assert again.status_code == 409 and "<code>entry/already_joined</code>" in again.content.decode()
+    assert LadderEntry.objects.count() == 1
+
+
+def test_another_person_gets_no_form_and_their_post_is_refused(client, users, rat_ladders):
+    version = passed(uploaded(users["alice"]))
+    client.force_login(users["bob"])
+    html = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert "bot-enter" not in html
+    response = enter(client, version)
+    assert response.status_code == 403 and "<code>bot/not_owner</code>" in response.content.decode()
+    client.logout()
+    assert enter(client, version).status_code == 403
+    assert not LadderEntry.objects.exists()
+
+
+def test_a_version_that_has_not_passed_cannot_enter(client, users, rat_ladders):
+    version = uploaded(users["alice"])
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.FAILED)
+    client.force_login(users["alice"])
+    html = client.get(f"/bots/{version.bot_id}/").content.decode()
+    assert 'id="bot-enter-1"' not in html and 'id="bot-enter-none"' in html
+    response = enter(client, version)
+    assert response.status_code == 409 and "<code>bot/not_validated</code>" in response.content.decode()
+    people = enter(client, passed(version), ladder="people")
+    assert people.status_code == 403 and "<code>ladder/users_only</code>" in people.content.decode()
+    malformed = client.post(f"/bots/{version.bot_id}/", {"version": "x", "ladder": "open"})
+    assert malformed.status_code == 400 and "<code>request/invalid</code>" in malformed.content.decode()
+    assert not LadderEntry.objects.exists()
+
+
+def test_a_version_enters_beside_the_others_or_replaces_them(client, users, rat_ladders):
+    first, second, third = (passed(uploaded(users["alice"])) for _ in range(3))
+    client.force_login(users["alice"])
+    assert enter(client, first).status_code == 302
+    assert enter(client, second).status_code == 302
+    assert LadderEntry.objects.filter(left_at__isnull=True).count() == 2  # beside each other
+    assert enter(client, third, replace=True).status_code == 302
+    on_ladder = LadderEntry.objects.filter(ladder=rat_ladders["open"])
+    assert list(on_ladder.filter(left_at__isnull=True).values_list("bot_version_id", flat=True)) == [third.pk]
+    assert on_ladder.count() == 3  # the others left; their entries and history stay
