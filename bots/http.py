@@ -5,9 +5,9 @@ timeout, a refused connection, an error status or a bad body is a forfeit, like 
 The signature is `X-Snakepit-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` with
 the timestamp (Unix seconds) in `X-Snakepit-Timestamp`, so a bot can refuse replays and forgeries.
 
-The worker connects to the address it resolved and checked itself (no second lookup a DNS answer
-could change in between), and refuses private, loopback and link-local addresses unless
-SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE is on (tests, a private deployment).
+The worker connects through `core.outbound`: to an address it resolved and checked itself (no second
+lookup a DNS answer could change in between), refusing a host with any private, loopback or
+link-local address unless SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE is on (tests, a private deployment).
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
-import ipaddress
-import socket
-import ssl
 import time
 from urllib.parse import urlsplit
 
@@ -25,6 +22,7 @@ from django.conf import settings
 
 from bots.protocol import BotFault
 from bots.sandbox import SandboxLimits
+from core.outbound import OutboundRefused, outbound_open
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -39,19 +37,6 @@ def url_check(url: str) -> str:
     if len(url) > 500:
         raise ValueError("a bot's URL is at most 500 characters")
     return url
-
-
-def _address(host: str, port: int) -> str:
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as error:
-        raise BotFault("crash", f"the bot's host does not resolve: {error}") from None
-    allow_private = getattr(settings, "SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE", False)
-    for *_, sockaddr in infos:
-        address = ipaddress.ip_address(sockaddr[0])
-        if address.is_global or allow_private:
-            return str(address)
-    raise BotFault("sandbox", f"the bot's host {host} resolves to no public address")
 
 
 class HttpBot:
@@ -77,22 +62,22 @@ class HttpBot:
     def ask(self, line: bytes, *, deadline_ms: int) -> tuple[bytes, int]:
         began = time.monotonic()
         allowed = (deadline_ms + self.remaining_overage_ms) / 1000
-        parts = urlsplit(self.url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
         body = line.rstrip(b"\n")
         timestamp = str(int(time.time()))
+        allow_private = getattr(settings, "SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE", False)
         try:
-            address = _address(parts.hostname, port)
             left = max(0.001, began + allowed - time.monotonic())
-            sock = socket.create_connection((address, port), timeout=left)
-            if parts.scheme == "https":
-                sock = ssl.create_default_context().wrap_socket(sock, server_hostname=parts.hostname)
-            connection = http.client.HTTPConnection(parts.hostname, port, timeout=left)
-            connection.sock = sock  # connected to the checked address: no second lookup
+            try:
+                connection = outbound_open(self.url, timeout=left, allow_private=allow_private)
+            except OutboundRefused as refusal:
+                # A host that does not resolve is the bot's server failing; a private one, our sandbox refusing.
+                reason = "sandbox" if refusal.code == "outbound/not_public" else "crash"
+                raise BotFault(reason, f"the bot's URL is refused: {refusal.detail}") from None
+            sock = connection.sock
             try:
                 connection.request(
                     "POST",
-                    parts.path or "/",
+                    connection.target.path,
                     body=body,
                     headers={
                         "Content-Type": "application/json",

@@ -10,22 +10,20 @@ the webhook's own secret (shown once, when it is registered), over `"{timestamp}
     X-Snakepit-Signature: sha256=<hex digest>
 
 A receiver recomputes the digest and refuses a timestamp too far from its clock (replays).
-Secure by default: a URL whose host resolves to a private, loopback or link-local address is
-refused at delivery unless the setting SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE is true (tests, a LAN), and
-redirects are not followed.
+Secure by default: a URL whose host resolves to any private, loopback or link-local address is
+refused at delivery unless the setting SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE is true (tests, a LAN); the
+request goes through `core.outbound`, to the address that was checked (no second lookup that DNS
+rebinding could answer differently), and redirects are not followed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
+import http.client
 import json
 import secrets
-import socket
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import Forbidden, Rejected
+from core.outbound import OutboundRefused, outbound_open
 from tournaments.models import Tournament, TournamentWebhook, TournamentWebhookDelivery
 
 EVENTS = tuple(TournamentWebhook.Event.values)
@@ -52,49 +51,49 @@ def webhook_signature(*, secret: str, timestamp: int, body: bytes) -> str:
 def webhook_add(*, tournament: Tournament, user, url: str, events: list[str]) -> TournamentWebhook:
     """Register `url` for `events` (all of them when empty). The caller holds the tournament's lock."""
     if not (user.is_staff or tournament.organiser_id == user.pk):
-        raise Forbidden("only the organiser (or staff) manages this tournament", code="tournament/not_organiser")
+        raise Forbidden(
+            "only the organiser (or staff) manages this tournament", code="tournament/not_organiser"
+        )
     unknown = sorted(set(events) - set(EVENTS))
     if unknown:
-        raise Rejected(f"unknown webhook events {unknown}; known: {', '.join(EVENTS)}", code="webhook/unknown_event")
+        raise Rejected(
+            f"unknown webhook events {unknown}; known: {', '.join(EVENTS)}", code="webhook/unknown_event"
+        )
     if urlsplit(url).scheme not in ("http", "https"):
         raise Rejected("a webhook URL is http or https", code="webhook/bad_url")
     if tournament.webhooks.count() >= WEBHOOKS_PER_TOURNAMENT:
         raise Rejected(f"at most {WEBHOOKS_PER_TOURNAMENT} webhooks per tournament", code="webhook/too_many")
-    return TournamentWebhook.objects.create(tournament=tournament, url=url, events=sorted(set(events)), secret=secrets.token_hex(32))
+    return TournamentWebhook.objects.create(
+        tournament=tournament, url=url, events=sorted(set(events)), secret=secrets.token_hex(32)
+    )
 
 
-def webhooks_notify(tournament: Tournament, event: str, data: dict[str, Any]) -> list[TournamentWebhookDelivery]:
+def webhooks_notify(
+    tournament: Tournament, event: str, data: dict[str, Any]
+) -> list[TournamentWebhookDelivery]:
     """A delivery per webhook that wants `event`, sent once the current transaction commits."""
     deliveries = []
     for webhook in tournament.webhooks.all():
         if not webhook.wants(event):
             continue
-        payload = {"event": event, "tournament": tournament.slug, "sent_for": timezone.now().isoformat(), "data": data}
-        delivery = TournamentWebhookDelivery.objects.create(webhook=webhook, event=event, payload=json.loads(json.dumps(payload)))
+        payload = {
+            "event": event,
+            "tournament": tournament.slug,
+            "sent_for": timezone.now().isoformat(),
+            "data": data,
+        }
+        delivery = TournamentWebhookDelivery.objects.create(
+            webhook=webhook, event=event, payload=json.loads(json.dumps(payload))
+        )
         transaction.on_commit(lambda pk=delivery.pk: tournament_webhook_deliver.delay(pk))
         deliveries.append(delivery)
     return deliveries
 
 
-def _host_allowed(url: str) -> bool:
-    if getattr(settings, "SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE", False):
-        return True
-    host = urlsplit(url).hostname or ""
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
-    except OSError:
-        return False
-    return all(ipaddress.ip_address(address.split("%")[0]).is_global for address in addresses)
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is a failed delivery (HTTP 3xx), never followed: it could lead to a private address."""
-
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirects)
+_REFUSALS = {
+    "outbound/not_public": "the URL's host is not a public address",
+    "outbound/unresolvable": "the URL's host does not resolve",
+}
 
 
 def webhook_deliver_once(*, delivery_id: int) -> bool:
@@ -107,27 +106,30 @@ def webhook_deliver_once(*, delivery_id: int) -> bool:
     timestamp = int(time.time())
     delivery.attempts += 1
     error, status = "", None
-    if not _host_allowed(webhook.url):
-        error = "the URL's host is not a public address"
-    else:
-        request = urllib.request.Request(
-            webhook.url, data=body, method="POST",
-            headers={
-                "Content-Type": "application/json",
-                "User-Agent": "Snakepit-Webhooks/1",
-                "X-Snakepit-Event": delivery.event,
-                "X-Snakepit-Delivery": str(delivery.pk),
-                "X-Snakepit-Timestamp": str(timestamp),
-                "X-Snakepit-Signature": webhook_signature(secret=webhook.secret, timestamp=timestamp, body=body),
-            },
-        )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Snakepit-Webhooks/1",
+        "X-Snakepit-Event": delivery.event,
+        "X-Snakepit-Delivery": str(delivery.pk),
+        "X-Snakepit-Timestamp": str(timestamp),
+        "X-Snakepit-Signature": webhook_signature(secret=webhook.secret, timestamp=timestamp, body=body),
+    }
+    allow_private = getattr(settings, "SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE", False)
+    try:
+        connection = outbound_open(webhook.url, timeout=TIMEOUT_SECONDS, allow_private=allow_private)
         try:
-            with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:  # the scheme was checked at registration
-                status = response.status
-        except urllib.error.HTTPError as failure:
-            status, error = failure.code, f"HTTP {failure.code}"
-        except (urllib.error.URLError, OSError) as failure:
-            error = str(getattr(failure, "reason", failure))[:300]
+            connection.request("POST", connection.target.path, body=body, headers=headers)
+            status = connection.getresponse().status
+        finally:
+            connection.close()
+    except OutboundRefused as refusal:
+        # The sentences organisers saw before core.outbound, which tooling may match on.
+        error = _REFUSALS.get(refusal.code, refusal.detail)
+    except (OSError, http.client.HTTPException) as failure:
+        error = (str(failure) or type(failure).__name__)[:300]
+    else:
+        if not 200 <= status < 300:
+            error = f"HTTP {status}"  # a 3xx too: followed, it could lead to a private address
     delivery.response_status = status
     delivery.last_error = error
     if not error and status is not None and 200 <= status < 300:
@@ -144,6 +146,8 @@ def tournament_webhook_deliver(self, delivery_id: int) -> bool:
     """Send one delivery; a failure is retried after 10 s, 20 s, 40 s, ... until MAX_ATTEMPTS."""
     if webhook_deliver_once(delivery_id=delivery_id):
         return True
-    if TournamentWebhookDelivery.objects.filter(pk=delivery_id, status=TournamentWebhookDelivery.Status.PENDING).exists():
+    if TournamentWebhookDelivery.objects.filter(
+        pk=delivery_id, status=TournamentWebhookDelivery.Status.PENDING
+    ).exists():
         raise self.retry(countdown=BACKOFF_SECONDS * 2**self.request.retries)
     return False

@@ -3,6 +3,7 @@ retried): slow, garbage, an error status, and a server that refuses a wrong sign
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
@@ -84,8 +85,38 @@ def test_private_addresses_are_refused_by_default(bot_server, bot_settings):
     bot = HttpBot(url=f"http://127.0.0.1:{server.server_address[1]}/", secret="s")
     with pytest.raises(BotFault) as caught:
         bot.ask(b'{"legal_actions": []}\n', deadline_ms=500)
-    assert "no public address" in caught.value.detail
+    assert caught.value.reason == "sandbox" and "not public" in caught.value.detail
     assert server.requests == 0
+
+
+def test_a_host_with_a_public_and_a_private_address_is_refused(bot_settings, monkeypatch):
+    """The first address public is not enough: every address the host has must be."""
+    answer = [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", 80)),
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", 80)),
+    ]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: answer)
+    connects = []
+
+    def connect(sock, sockaddr):  # never leave this machine, should the refusal regress
+        connects.append(sockaddr)
+        raise ConnectionRefusedError
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    bot = HttpBot(url="http://mixed.example/move", secret="s")
+    with pytest.raises(BotFault) as caught:
+        bot.ask(b'{"legal_actions": []}\n', deadline_ms=500)
+    assert caught.value.reason == "sandbox" and connects == []
+
+
+def test_a_host_that_does_not_resolve_is_a_crash(bot_settings, monkeypatch):
+    def unresolvable(*args, **kwargs):
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", unresolvable)
+    with pytest.raises(BotFault) as caught:
+        HttpBot(url="http://nowhere.example/move", secret="s").ask(b"{}\n", deadline_ms=500)
+    assert caught.value.reason == "crash" and "does not resolve" in caught.value.detail
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/", "http://user:pw@example.com/", "javascript:alert(1)"])
