@@ -1,12 +1,18 @@
-"""Ladder pages: the list, a ladder's leaderboard and recent matches, a competitor's rating history."""
+"""Ladder pages: the list, a ladder's leaderboard and recent matches, a competitor's rating history.
+
+The leaderboard's places are the API's (`leaderboard` without `include_inactive`): entries that are
+ranked, a paused one among them, marked with why. Below them come the entries the ladder counts
+inactive, marked and without a place, and, on asking (`?left=1`), the entries that left.
+"""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import timezone
 
 from core.errors import NotFound
-from ratings.models import Ladder
-from ratings.selectors import entry_history, ladder_matches, leaderboard
+from ratings.models import Ladder, LadderEntry
+from ratings.selectors import entries_ranked, entry_history, ladder_matches, leaderboard, leaderboard_row
 from ratings.services import ladder_get
 from snakepit.pages.charts import RatingPoint, legend, rating_chart
 from snakepit.pages.common import render_page, row_id
@@ -35,8 +41,60 @@ def _ladder_or_404(slug: str) -> Ladder:
         raise Http404(f"no ladder {slug}") from None
 
 
+def _marks(row: dict, ladder: Ladder, *, left_at=None) -> list[dict[str, str]]:
+    """The badges saying why an entry sits out: it left, the ladder paused it (and why), or it has
+    not played for the ladder's `inactive_after_days`."""
+    if left_at is not None:
+        return [{"text": "left", "title": f"left the ladder on {left_at:%Y-%m-%d}", "tone": "bad"}]
+    marks = []
+    if row["paused"]:
+        reason = row["paused"]
+        title = LadderEntry.Pause(reason).label if reason in LadderEntry.Pause.values else reason
+        marks.append(
+            {
+                "text": f"paused: {reason.replace('_', ' ')}",
+                "title": f"sits out the rounds: {title}",
+                "tone": "bad",
+            }
+        )
+    if row["inactive"]:
+        marks.append(
+            {
+                "text": "inactive",
+                "title": f"has not played for {ladder.inactive_after_days} days: off the ranking until it plays",
+                "tone": "warn",
+            }
+        )
+    return marks
+
+
+def _leaderboard_rows(ladder: Ladder, *, show_left: bool) -> tuple[list[dict], int]:
+    """The ranked rows, then the inactive ones (no place), then, when asked, those that left; and how
+    many left, for the toggle."""
+    now = timezone.now()
+    rows = leaderboard(ladder=ladder, now=now)
+    ranked = {row["entry"] for row in rows}
+    rows += [
+        leaderboard_row(entry=entry, ladder=ladder, position=None, now=now)
+        for entry in entries_ranked(ladder=ladder, include_inactive=True, now=now)
+        if entry.pk not in ranked
+    ]
+    for row in rows:
+        row["marks"] = _marks(row, ladder)
+    left = entries_ranked(ladder=ladder, include_left=True, include_inactive=True, now=now).filter(
+        left_at__isnull=False
+    )
+    if show_left:
+        for entry in left:
+            row = leaderboard_row(entry=entry, ladder=ladder, position=None, now=now)
+            rows.append({**row, "marks": _marks(row, ladder, left_at=entry.left_at)})
+    return rows, left.count()
+
+
 def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ladder = _ladder_or_404(slug)
+    show_left = request.GET.get("left") == "1"
+    rows, left_count = _leaderboard_rows(ladder, show_left=show_left)
     recent = (
         ladder_matches(ladder=ladder)
         .select_related("match")
@@ -45,7 +103,9 @@ def ladder_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "section": "ladders",
         "ladder": ladder,
-        "rows": leaderboard(ladder=ladder),
+        "rows": rows,
+        "show_left": show_left,
+        "left_count": left_count,
         "recent": [(row.match, [seat.label for seat in row.match.seats.order_by("index")]) for row in recent],
     }
     return render_page(
