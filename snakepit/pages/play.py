@@ -383,7 +383,8 @@ def play_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
-    """The matches the signed-in person holds a seat in, running ones first, with whose move it is."""
+    """The matches the signed-in person holds a seat in, running ones first, with whose move it is and
+    where the dice wait for the person's part of the chance (its commit or its reveal)."""
     matches = (
         Match.objects.filter(seats__user=request.user)
         .distinct()
@@ -399,9 +400,23 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     for match in page_obj:
         held = [seat.index for seat in match.seats.all() if seat.user_id == request.user.pk]
         your_move = False
+        dice, dice_seats = "", []
         if match.status == Match.Status.RUNNING:
             your_move = bool(set(held) & selectors.match_decision(match).seats)
-        rows.append({"match": match, "held": held, "your_move": your_move})
+            entropy = selectors.match_entropy_status(match)  # None for a match drawing from its seed alone
+            if entropy is not None:
+                dice_seats = sorted(set(held) & set(entropy["awaited"]))
+                dice = entropy["phase"] if dice_seats else ""
+        rows.append(
+            {
+                "match": match,
+                "held": held,
+                "your_move": your_move,
+                "dice": dice,
+                # Holding several seats, the link opens the one the dice wait for.
+                "dice_query": _seat_query(dice_seats[0]) if dice_seats and len(held) > 1 else "",
+            }
+        )
     return render_page(
         request,
         page="play/mine.html",

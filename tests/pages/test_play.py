@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -258,6 +259,46 @@ def test_my_matches_lists_only_mine_with_whose_move_it_is(client, users, rat_sna
     html = client.get("/play/").content.decode()
     assert f'href="/play/{rat_snake_vs_bot.pk}/"' in html and f'href="/play/{other.pk}/"' not in html
     assert ("your move" in html) == (0 in match_decision(rat_snake_vs_bot).seats)
+    assert "dice-awaited" not in html  # drawn from the seed alone: no part of anyone's is awaited
+
+
+def test_my_matches_marks_a_match_whose_dice_wait_for_my_part(client, users, contributed_entropy):
+    from django.test import Client
+
+    from engines.entropy import part_commitment
+    from matches.selectors import match_entropy_status
+    from matches.services import match_entropy_submit
+
+    versus_bot = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+    )
+    versus_bob = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])]
+    )
+    signed_in(client, users["alice"])
+    bob = signed_in(Client(), users["bob"])
+
+    def marked(person) -> set[int]:
+        html = person.get("/play/").content.decode()
+        return {int(pk) for pk in re.findall(r'<a class="badge live dice-awaited" href="/play/(\d+)/"', html)}
+
+    # The bot committed at the start: alice's commit is awaited in both, and bob's in his.
+    assert marked(client) == {versus_bot.pk, versus_bob.pk} and marked(bob) == {versus_bob.pk}
+    assert "your part of the dice is awaited" in client.get("/play/").content.decode()
+    alice_part = "cd" * 32
+    match_entropy_submit(
+        match_id=versus_bob.pk, user=users["alice"], commitment=part_commitment(alice_part), seat=0
+    )
+    assert marked(client) == {versus_bot.pk} and marked(bob) == {versus_bob.pk}  # bob's commit now
+    bob_part = "ef" * 32
+    match_entropy_submit(
+        match_id=versus_bob.pk, user=users["bob"], commitment=part_commitment(bob_part), seat=1
+    )
+    assert marked(client) == {versus_bot.pk, versus_bob.pk}  # both reveals awaited now
+    match_entropy_submit(match_id=versus_bob.pk, user=users["alice"], value=alice_part, seat=0)
+    match_entropy_submit(match_id=versus_bob.pk, user=users["bob"], value=bob_part, seat=1)
+    assert marked(client) == {versus_bot.pk} and marked(bob) == set()  # every part is in
+    assert match_entropy_status(versus_bob)["phase"] == "done"
 
 
 # --- a seat's part of the chance (contributed entropy) ----------------------------------------------
