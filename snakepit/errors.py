@@ -43,6 +43,8 @@ class RequestLimitsMiddleware:
         except ValueError:
             return error_response(request, 400, "request/malformed", "Content-Length is not a number.")
         cap = settings.SNAKEPIT_MAX_BODY_BYTES
+        if request.path in settings.SNAKEPIT_UPLOAD_PATHS:
+            cap = settings.SNAKEPIT_UPLOAD_BODY_BYTES
         if length > cap:
             return error_response(request, 413, "request/too_large", f"The body is over {cap} bytes.")
         if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", "") or "\x00" in request.META.get(

@@ -64,6 +64,10 @@ X_FRAME_OPTIONS = "DENY"
 # No request body is bigger: an action, a deck list or a tournament's set-up are a few kilobytes.
 SNAKEPIT_MAX_BODY_BYTES = int(os.environ.get("SNAKEPIT_MAX_BODY_BYTES", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = SNAKEPIT_MAX_BODY_BYTES
+# Paths whose bodies may be larger than the cap: a bot uploaded as a zip (bots.archives.ArchiveLimits
+# lets the zip itself be 1 MiB) through the API or the My bots page, with room for the form around it.
+SNAKEPIT_UPLOAD_BODY_BYTES = int(os.environ.get("SNAKEPIT_UPLOAD_BODY_BYTES", str(1024 * 1024 + 64 * 1024)))
+SNAKEPIT_UPLOAD_PATHS = ("/api/bots/", "/bots/")
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
 # JSON bodies nest no deeper than this (a deeper one is a 400, not a crash of the parser).
 SNAKEPIT_MAX_JSON_DEPTH = int(os.environ.get("SNAKEPIT_MAX_JSON_DEPTH", "32"))

@@ -173,3 +173,18 @@ def test_a_broken_archive_is_refused_by_the_api_with_its_reason_and_nothing_is_s
     missing = alice.get(f"/api/bots/{one_file.json()['bot']}/versions/1/archive/")
     assert missing.status_code == 404 and missing.json()["code"] == "bot/no_archive"
     assert alice.get(f"/api/bots/{one_file.json()['bot']}/versions/1/").json()["files"] is None
+
+
+@pytest.mark.django_db
+def test_an_archive_up_to_its_limit_gets_through_the_body_cap_and_one_past_it_is_refused(users, client_for):
+    """The API caps bodies at SNAKEPIT_MAX_BODY_BYTES (256 KiB); the bot upload paths take a zip up to
+    its own limit (1 MiB) and the form around it."""
+    from django.conf import settings
+
+    incompressible = os.urandom(700 * 1024)  # a weights table, say: stored as it is
+    data = zipped({"main.py": MAIN, "strategy.py": STRATEGY, "weights.bin": incompressible})
+    assert settings.SNAKEPIT_MAX_BODY_BYTES < len(data) < ArchiveLimits().archive_bytes
+    alice = client_for(users["alice"])
+    assert _post_archive(alice, data).status_code == 201
+    too_big = _post_archive(alice, zipped({"main.py": MAIN, "weights.bin": os.urandom(1200 * 1024)}), name="big")
+    assert too_big.status_code == 413 and too_big.json()["code"] == "request/too_large"
