@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -34,7 +35,7 @@ from api.throttles import ActionThrottle, CreateThrottle
 from core.errors import ApplicationError, Forbidden
 from decks.selectors import deck_list_for_owner
 from engines.entropy import part_commitment
-from engines.registry import all_games, get_game
+from engines.registry import all_games, game_keys, get_game
 from matches import selectors, services
 from matches.models import Match
 from snakepit.pages.common import paginate, render_page, throttled, wants_fragment
@@ -310,20 +311,82 @@ def _entropy(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 class NewMatchForm(forms.Form):
-    """You and bots: the game, how many bots, which bot, and for a game played with decks, your deck."""
+    """You and bots: the game, how many bots, which bot, for a game played with decks your deck, your
+    seat, and the game's options.
+
+    The options are drawn for one game from its `OptionSpec.describe()`, the description GET /api/games/
+    answers, so the page and the API say the same thing about them. The form only reads what was sent;
+    the engine judges every value (a number out of range is its `options/out_of_range`, as through the
+    API), which is why the number fields carry min and max for the browser but no validators here."""
+
+    DEFAULT_GAME = "rat-snake"
+    OPTION_PREFIX = "option_"
+    WHOLE_NUMBER = re.compile(r"-?[0-9]{1,18}")
 
     game = forms.ChoiceField()
     bots = forms.IntegerField(min_value=1, max_value=7, initial=1, label="Bots at the table")
     bot = forms.ChoiceField(label="Bot", choices=[("heuristic", "heuristic"), ("random", "random")])
     deck = forms.ChoiceField(required=False, label="Your deck (Rag'n'Guns)")
+    seat = forms.ChoiceField(label="Your seat", initial="first", required=False)  # not sent: first
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args, user, game_key: str, **kwargs):
         super().__init__(*args, **kwargs)
+        self.spec = get_game(game_key).spec
         self.fields["game"].choices = [(game.spec.key, game.spec.name) for game in all_games()]
+        # live.js swaps the game's part of the form (#new-match-game) for the chosen game's, fetched with
+        # the same plain GET ?game=<key> that a reload without script makes.
+        self.fields["game"].widget.attrs["data-live-reload"] = "#new-match-game"
         decks = deck_list_for_owner(owner=user)[:100]
         self.fields["deck"].choices = [("", "—")] + [
             (deck.share_id, deck.name or deck.share_id) for deck in decks
         ]
+        self.fields["seat"].choices = [("first", "first (seat 0)"), ("random", "random")] + [
+            (str(index), f"seat {index}") for index in range(1, self.spec.max_players)
+        ]
+        self.described = [option.describe() for option in self.spec.options]
+        for described in self.described:
+            key = self.OPTION_PREFIX + described["name"]
+            self.fields[key] = self._option_field(described)
+            self.fields[key].widget.attrs["aria-describedby"] = f"{key}-help"
+
+    @staticmethod
+    def _option_field(described: dict[str, Any]) -> forms.Field:
+        default = described["default"]
+        common = {
+            "label": described["name"].replace("_", " "),
+            "help_text": described["doc"],
+            "initial": default,
+            "required": False,
+        }
+        if isinstance(default, bool):
+            return forms.BooleanField(**common)
+        if "choices" in described:
+            choices = [(str(choice), str(choice)) for choice in described["choices"]]
+            return forms.CharField(widget=forms.Select(choices=choices), **common)
+        if isinstance(default, int):
+            bounds = {key[:3]: described[key] for key in ("minimum", "maximum") if key in described}
+            return forms.CharField(widget=forms.NumberInput(attrs=bounds), **common)
+        return forms.CharField(**common)
+
+    @property
+    def table_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("game", "bots", "bot", "deck")]
+
+    @property
+    def option_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for described in self.described:
+            default = described["default"]
+            shown = ("ticked" if default else "unticked") if isinstance(default, bool) else str(default)
+            rows.append(
+                {
+                    "name": described["name"],
+                    "field": self[self.OPTION_PREFIX + described["name"]],
+                    "is_box": isinstance(default, bool),
+                    "default": shown or "empty",
+                }
+            )
+        return rows
 
     def clean(self):
         data = super().clean()
@@ -337,6 +400,8 @@ class NewMatchForm(forms.Form):
                 f"{game.spec.name} seats {game.spec.min_players} to {game.spec.max_players}: "
                 f"{game.spec.min_players - 1} to {game.spec.max_players - 1} bots beside you",
             )
+        elif data["seat"].isdigit() and int(data["seat"]) >= seats:
+            self.add_error("seat", f"a table of {seats} has seats 0 to {seats - 1}")
         if data["bot"] not in game.bots():
             self.add_error("bot", f"{game.spec.name} has no bot {data['bot']!r}")
         if game.spec.needs_deck and not data.get("deck"):
@@ -346,26 +411,74 @@ class NewMatchForm(forms.Form):
             )
         return data
 
+    def your_seat(self) -> int:
+        """Your seat index: first, one you named, or one drawn by `secrets` (not the seeded match
+        random, which is not drawn until the match exists)."""
+        seat = self.cleaned_data["seat"]
+        if seat == "random":
+            return secrets.randbelow(self.cleaned_data["bots"] + 1)
+        return int(seat) if seat.isdigit() else 0
+
+    def chosen_options(self) -> dict[str, Any]:
+        """The options that differ from the game's defaults, each as the engine takes it; a value the
+        engine will refuse is passed on as sent, for the engine to say why."""
+        drawn = self.data.get("options_for") == self.spec.key
+        chosen = {}
+        for described in self.described:
+            name, default = described["name"], described["default"]
+            key = self.OPTION_PREFIX + name
+            value = self.cleaned_data.get(key)
+            if isinstance(default, bool):
+                # An unticked box sends nothing: that means "off" only in a form drawn for this game;
+                # a post made without the form (a script, a test) leaves what it does not send alone.
+                value = value if drawn or key in self.data else default
+            elif not value:
+                value = default
+            elif isinstance(default, int) and self.WHOLE_NUMBER.fullmatch(value):
+                value = int(value)
+            elif "choices" in described:
+                value = {str(choice): choice for choice in described["choices"]}.get(value, value)
+            if value != default:
+                chosen[name] = value
+        return chosen
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def play_new(request: HttpRequest) -> HttpResponse:
+    """The form for one game (`?game=<key>`; live.js fetches the game's part alone when the game
+    select changes). A post whose options were drawn for another game (the game changed without
+    script) writes nothing and draws the form again for the game chosen; "Show its options", the
+    button shown without script, reloads the page for the chosen game."""
+    asked = (request.POST if request.method == "POST" else request.GET).get("game", "")
+    game_key = asked if asked in game_keys() else NewMatchForm.DEFAULT_GAME
+    if "show_options" in request.POST:
+        return redirect(f"{reverse('pages:play-new')}?{urlencode({'game': game_key})}")
     form = NewMatchForm(
-        request.POST or None, user=request.user, initial={"game": request.GET.get("game", "rat-snake")}
+        request.POST or None, user=request.user, game_key=game_key, initial={"game": game_key}
     )
-    error = None
-    if request.method == "POST" and form.is_valid():
+    error, notice = None, ""
+    drawn_for = request.POST.get("options_for", "")
+    if request.method == "POST" and drawn_for and asked == game_key and drawn_for != game_key:
+        kept = {name: request.POST[name] for name in ("game", "bots", "bot", "deck") if name in request.POST}
+        form = NewMatchForm(user=request.user, game_key=game_key, initial=kept)
+        notice = (
+            f"You chose {form.spec.name}: its options are below, at their defaults. Check them, then start."
+        )
+    elif request.method == "POST" and form.is_valid():
         error = throttled(request, CreateThrottle())
         if error is None:
             data = form.cleaned_data
             me: dict[str, Any] = {"user": request.user.get_username()}
             if get_game(data["game"]).spec.needs_deck:
                 me["deck"] = data["deck"]
+            seats: list[dict[str, Any]] = [{"bot": data["bot"]}] * (data["bots"] + 1)
+            seats[form.your_seat()] = me
             try:
                 match = match_create_with_decks(
                     game_key=data["game"],
-                    options={},
-                    seats=[me] + [{"bot": data["bot"]}] * data["bots"],
+                    options=form.chosen_options(),
+                    seats=seats,
                     created_by=request.user,
                 )
             except ApplicationError as refused:
@@ -376,7 +489,8 @@ def play_new(request: HttpRequest) -> HttpResponse:
     return render_page(
         request,
         page="play/new.html",
-        context={"section": "play", "form": form, "error": error},
+        fragment="play/_new_game.html" if request.method == "GET" else None,
+        context={"section": "play", "form": form, "error": error, "notice": notice},
         status=status,
     )
 

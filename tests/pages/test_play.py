@@ -354,3 +354,87 @@ def test_without_script_the_server_makes_the_part_and_a_part_made_elsewhere_cann
     assert refused.status_code == 409 and "entropy/part_elsewhere" in refused.content.decode()
     client.post(f"/play/{match.pk}/", {"entropy_step": "reveal"})
     assert MatchEvent.objects.filter(match=match, kind="entropy", seat=0).count() == 2
+
+
+# --- the new match's options and your seat ----------------------------------------------------------
+
+
+def new_match_post(drawn_for, **fields):
+    """The new-match form as its page draws it for a game: its options at their defaults, then `fields`."""
+    spec = get_game(drawn_for).spec
+    data = {"game": drawn_for, "options_for": drawn_for, "bots": 1, "bot": "heuristic", "seat": "first"}
+    for option in spec.options:
+        if option.default is not False:
+            data[f"option_{option.name}"] = "on" if option.default is True else option.default
+    data.update(fields)
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_a_rat_snake_match_is_created_with_the_options_and_the_seat_chosen(client, users):
+    signed_in(client, users["alice"])
+    response = client.post("/play/new/", new_match_post("rat-snake", bots=2, option_passes="3", seat="1"))
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/play/{match.pk}/"
+    assert match.options == {**get_game("rat-snake").spec.resolve_options({}), "passes": 3}
+    assert [seat.label for seat in match.seats.order_by("index")] == [
+        "bot:heuristic",
+        "alice",
+        "bot:heuristic",
+    ]
+
+
+def test_an_unticked_box_is_sent_as_off_and_a_random_seat_is_one_of_the_table(client, users):
+    signed_in(client, users["alice"])
+    client.post("/play/new/", new_match_post("rat-snake", bots=3, option_house=None, seat="random"))
+    match = Match.objects.get()
+    assert match.options["house"] is False and match.options["side_bets"] is True
+    assert match.seats.get(user=users["alice"]).index in range(4)
+
+
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({"option_passes": "21"}, "options/out_of_range"),
+        ({"option_passes": "many"}, "options/wrong_type"),
+        ({"option_pot_split": "by_weight"}, "options/not_a_choice"),
+    ],
+)
+def test_an_option_the_engine_refuses_is_shown_with_its_code_and_nothing_is_written(
+    client, users, fields, code
+):
+    signed_in(client, users["alice"])
+    response = client.post("/play/new/", new_match_post("rat-snake", **fields))
+    html = response.content.decode()
+    assert response.status_code == 422 and 'id="new-match-error"' in html and code in html
+    assert not Match.objects.exists()
+
+
+def test_the_form_for_rattlebones_shows_its_own_options_and_a_seat_up_to_its_table(client, users):
+    signed_in(client, users["alice"])
+    html = client.get("/play/new/?game=rattlebones").content.decode()
+    assert 'name="option_x2_points"' in html and 'name="option_passes"' not in html
+    assert '<option value="die_actions" selected>' in html and "This does NOT include the Gamble Die" in html
+    [seats] = re.findall(r'<select name="seat".*?</select>', html, re.DOTALL)
+    assert re.findall(r'<option value="(\w+)"', seats) == ["first", "random", "1", "2", "3"]
+    fragment = client.get("/play/new/?game=rat-snake", HTTP_X_LIVE="1").content.decode()
+    assert 'name="options_for" value="rat-snake"' in fragment
+    assert 'name="option_passes"' in fragment and 'min="1"' in fragment and 'max="20"' in fragment
+    assert "<html" not in fragment and 'name="game"' not in fragment
+
+
+def test_options_drawn_for_another_game_are_not_sent_and_the_form_is_drawn_for_the_game_chosen(client, users):
+    """Without script, changing the game does not redraw the options: the post is answered with the new
+    game's form rather than a match the person did not see the options of."""
+    signed_in(client, users["alice"])
+    response = client.post("/play/new/", new_match_post("rat-snake", game="rattlebones", bots=2))
+    html = response.content.decode()
+    assert (
+        response.status_code == 200 and 'id="new-match-notice"' in html and 'name="option_x2_points"' in html
+    )
+    assert 'name="bots" value="2"' in html and 'name="options_for" value="rattlebones"' in html
+    assert not Match.objects.exists()
+    shown = client.post(
+        "/play/new/", {"game": "rattlesnake", "show_options": "1", "options_for": "rat-snake"}
+    )
+    assert shown.status_code == 302 and shown["Location"] == "/play/new/?game=rattlesnake"
+    assert not Match.objects.exists()

@@ -271,3 +271,36 @@ def test_no_page_of_a_live_match_shows_a_seat_or_a_spectator_what_it_may_not_see
             hand = set(get_game("ragnguns").view(match_snapshot(match).state, viewer)["seats"][viewer]["hand"])
             assert hand <= seen
         page.context.close()
+
+
+def test_a_new_match_takes_the_options_and_the_seat_chosen_with_script_and_without(
+    browser, live_server, transactional_db, users
+):
+    """With script, choosing the game redraws its options in place (the address follows); without, the
+    "Show its options" button reloads the page for it. Either way the match has what was chosen."""
+    page = browser.new_context().new_page()
+    sign_in(page, live_server, "alice", "alice-password")
+    page.goto(f"{live_server.url}/play/new/")
+    page.select_option("#id_game", "rattlebones")
+    page.wait_for_selector('#new-match-options[data-game="rattlebones"]')
+    assert page.url.endswith("/play/new/?game=rattlebones")
+    page.select_option("#id_option_x2_points", "points_sides")
+    page.select_option("#id_seat", "1")
+    page.click("#new-match [type=submit]")
+    page.wait_for_selector('[data-board="rattlebones"]')
+    match = Match.objects.get(game="rattlebones")
+    assert page.url.endswith(f"/play/{match.pk}/")
+    assert match.options["x2_points"] == "points_sides"
+    assert match.seats.get(user=users["alice"]).index == 1
+
+    plain = browser.new_context(java_script_enabled=False).new_page()
+    sign_in(plain, live_server, "alice", "alice-password")
+    plain.goto(f"{live_server.url}/play/new/")
+    plain.select_option("#id_game", "rattlesnake")
+    plain.click("#new-match button[name=show_options]")
+    plain.wait_for_selector('#new-match-options[data-game="rattlesnake"]')
+    plain.select_option("#id_option_pistol", "seat_0")
+    plain.click("#new-match button:has-text('Start the match')")
+    plain.wait_for_selector('[data-board="rattlesnake"]')
+    match = Match.objects.get(game="rattlesnake")
+    assert match.options["pistol"] == "seat_0" and match.seats.get(user=users["alice"]).index == 0

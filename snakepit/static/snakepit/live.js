@@ -9,6 +9,11 @@
      address follows a link (and a GET form marked data-live-history), so a reload or a shared
      link shows the same thing.
 
+   <select name="game" data-live-reload="#part">  (in a form)
+     choosing another value fetches the page for it (?game=<value>, the plain GET a reload without
+     script makes) and swaps #part, the piece of the form that depends on it; the form's buttons wait
+     for the swap, so nothing is sent half drawn.
+
    Every request carries `X-Live: 1`: the server answers such a request with the fragment alone. A
    form whose answer is a redirect leads the browser there.
    Without JavaScript, the links and forms work as plain links and forms and a reload refreshes. */
@@ -103,6 +108,29 @@
       var focus = target.querySelector("[data-live-focus]");
       if (focus) focus.focus();
     }).catch(function () { form.submit(); });
+  });
+
+  var reloads = 0;
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.matches || !select.matches("select[data-live-reload]")) return;
+    var target = document.querySelector(select.getAttribute("data-live-reload"));
+    if (!target) return;
+    var url = window.location.pathname + "?" + new URLSearchParams([[select.name, select.value]]).toString();
+    var buttons = select.form ? select.form.querySelectorAll("button") : [];
+    var mine = ++reloads;  // a later choice wins over an earlier answer arriving after it
+    buttons.forEach(function (button) { button.disabled = true; });
+    target.setAttribute("aria-busy", "true");
+    fetchFragment(url).then(function (result) {
+      if (mine !== reloads) return;
+      if (!result.ok) { window.location.href = url; return; }
+      swap(target, result.text);
+      window.history.replaceState(null, "", url);
+    }).catch(function () { if (mine === reloads) window.location.href = url; }).then(function () {
+      if (mine !== reloads) return;
+      target.removeAttribute("aria-busy");
+      buttons.forEach(function (button) { button.disabled = false; });
+    });
   });
 
   // <a data-live-key="ArrowLeft">: that key follows the link (a replay's Back), unless typing.
