@@ -40,6 +40,9 @@ class OptionSpec:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    # Written in by the service when a match is created (the Rag'n'Guns ban list in effect), not a
+    # variant people choose: forms do not offer it.
+    set_at_creation: bool = False
 
     def check(self, value: Any) -> Any:
         expected = type(self.default)
@@ -67,6 +70,8 @@ class OptionSpec:
             described["minimum"] = self.minimum
         if self.maximum is not None:
             described["maximum"] = self.maximum
+        if self.set_at_creation:
+            described["set_at_creation"] = True
         return described
 
 

@@ -42,6 +42,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
             "effect when the match is created, so the match keeps the list it began under. Empty: the "
             "format's packaged list (formats.json)."
         ),
+        set_at_creation=True,
     ),
     OptionSpec(
         name="first_player",

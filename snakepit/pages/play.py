@@ -343,7 +343,7 @@ class NewMatchForm(forms.Form):
         self.fields["seat"].choices = [("first", "first (seat 0)"), ("random", "random")] + [
             (str(index), f"seat {index}") for index in range(1, self.spec.max_players)
         ]
-        self.described = [option.describe() for option in self.spec.options]
+        self.described = [option.describe() for option in self.spec.options if not option.set_at_creation]
         for described in self.described:
             key = self.OPTION_PREFIX + described["name"]
             self.fields[key] = self._option_field(described)

@@ -438,3 +438,13 @@ def test_options_drawn_for_another_game_are_not_sent_and_the_form_is_drawn_for_t
     )
     assert shown.status_code == 302 and shown["Location"] == "/play/new/?game=rattlesnake"
     assert not Match.objects.exists()
+
+
+def test_the_new_match_form_does_not_offer_what_the_service_writes_in(client, django_user_model):
+    """Rag'n'Guns' ban list is written in from the list in effect when a match is created: the form
+    offers its format, never a ban list to type."""
+    user = django_user_model.objects.create_user("carla", password="carla-password")
+    client.force_login(user)
+    page = client.get("/play/new/?game=ragnguns").content.decode()
+    assert 'name="option_format"' in page
+    assert 'name="option_ban_list"' not in page
