@@ -11,7 +11,9 @@ from django.core.management import call_command
 from engines.registry import game_keys
 
 
-@pytest.mark.django_db  # a deck check reads the ban lists in effect once, then from the cache
+# The deck checks read the ban lists in effect, in the bench's own throwaway database (made and
+# dropped outside any test transaction).
+@pytest.mark.django_db(transaction=True)
 def test_bench_json_prints_the_engine_and_deck_figures_under_their_stable_keys():
     out = StringIO()
     call_command("bench", "--json", "--seconds", "0.05", "--only", "engines", "decks", stdout=out)
