@@ -133,3 +133,15 @@ def chance_from_the_seed_alone(settings):
     matches without those two steps, so they get chance from the seed alone, as before; the tests of
     the feature (tests/matches/test_entropy.py, tests/api/test_fairness*.py) switch the default on."""
     settings.SNAKEPIT_CONTRIBUTED_ENTROPY = False
+
+
+@pytest.fixture
+def root_worker():
+    """Uploaded bots' fence gives each bot a fresh user id, which needs a root worker: a skip on a
+    laptop, a failure under CI=true (CI runs as root), never a silent skip there."""
+    import os
+
+    from tests.support import unavailable
+
+    if os.geteuid() != 0:
+        unavailable("the fresh-user-id fence needs a root worker")

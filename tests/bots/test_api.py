@@ -3,8 +3,6 @@ and logs for the owner and staff only, and the protocol's schemas."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -13,7 +11,7 @@ from bots.protocol import MESSAGE_SCHEMA
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+needs_root = pytest.mark.usefixtures("root_worker")
 
 
 def upload(client, name="rando", source=None, game="rat-snake"):

@@ -106,7 +106,7 @@ def test_a_zip_bomb_stops_at_the_unpacked_limit_whatever_its_headers_say():
     )
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+@pytest.mark.usefixtures("root_worker")
 def test_an_archive_bot_imports_its_own_module_and_reads_its_data_in_the_sandbox():
     files = archive_files(
         zipped(
@@ -131,7 +131,7 @@ def _post_archive(client, data: bytes, name="zipped"):
     )
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+@pytest.mark.usefixtures("root_worker")
 @pytest.mark.django_db
 def test_an_archive_uploaded_through_the_api_passes_validation_and_only_its_owner_reads_it(
     users, client_for, eager_celery, django_capture_on_commit_callbacks, settings

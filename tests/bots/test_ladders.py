@@ -6,7 +6,6 @@ worker. Also the plain-text log downloads."""
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 from datetime import timedelta
 
@@ -22,7 +21,7 @@ from ratings.models import LadderEntry, RatedMatch, RatingChange
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+needs_root = pytest.mark.usefixtures("root_worker")
 
 
 def upload(client, name="rando", source=None, game="rat-snake") -> int:

@@ -3,7 +3,6 @@ forfeit with its reason in the log for each way a bot can misbehave."""
 
 from __future__ import annotations
 
-import os
 import socket
 
 import pytest
@@ -18,7 +17,7 @@ from tests.bots.conftest import program
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker"),
+    pytest.mark.usefixtures("root_worker"),
 ]
 GAME = "rat-snake"
 

@@ -4,7 +4,6 @@ frozen, and every seat it holds brings it, in its validation match and on ladder
 
 from __future__ import annotations
 
-import os
 import random
 from datetime import timedelta
 
@@ -24,7 +23,7 @@ from ratings.models import LadderEntry, RatedMatch
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+needs_root = pytest.mark.usefixtures("root_worker")
 
 PREBUILT = {deck.id: deck for deck in load_prebuilt()}
 STAMPEDE = PREBUILT["stampede-at-dawn"]

@@ -5,7 +5,6 @@ played and rated by the worker."""
 
 from __future__ import annotations
 
-import os
 import random
 import socket
 import threading
@@ -26,7 +25,7 @@ from tests.workers import wait_until
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker"),
+    pytest.mark.usefixtures("root_worker"),
 ]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import tempfile
@@ -15,7 +14,7 @@ from bots.protocol import BotFault
 from bots.sandbox import SandboxedBot, SandboxLimits, namespaces_available
 from tests.bots.conftest import message_line, program
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+pytestmark = pytest.mark.usefixtures("root_worker")
 # (the skip is for a developer's laptop only: CI and these machines run as root)
 
 LIMITS = SandboxLimits(start_ms=3000)

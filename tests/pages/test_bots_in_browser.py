@@ -20,7 +20,7 @@ from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.support import unavailable
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "programs" / "random_bot.py"
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+needs_root = pytest.mark.usefixtures("root_worker")
 
 
 @pytest.fixture

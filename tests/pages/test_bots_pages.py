@@ -6,7 +6,6 @@ ladder entries but never its source, and its logs to its owner and staff alone."
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 
 import pytest
@@ -21,7 +20,7 @@ from ratings.models import LadderEntry
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
-needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="the fresh-user-id fence needs a root worker")
+needs_root = pytest.mark.usefixtures("root_worker")
 
 SECRET_LINE = "# a line only the owner may read: 7f3c9e\n"
 
