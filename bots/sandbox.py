@@ -170,18 +170,7 @@ def namespaces_available() -> bool:
     if _namespaces_work is None:
         try:
             probe = subprocess.run(
-                [
-                    "unshare",
-                    "-Urnm",
-                    "--",
-                    "/bin/sh",
-                    "-c",
-                    _FENCE,
-                    "fence",
-                    _python(),
-                    _LAUNCHER,
-                    "/dev/null",
-                ],
+                _command("/dev/null", fenced=True),
                 **_identity(_fresh_uid()),
                 capture_output=True,
                 timeout=10,
@@ -214,6 +203,14 @@ def _python() -> str:
 
 def _fresh_uid() -> int | None:
     return _UID_BASE + secrets.randbelow(_UID_SPAN) if os.geteuid() == 0 else None
+
+
+def _command(entry: str, *, fenced: bool) -> list[str]:
+    """The bot's file `entry` run by the launcher, inside the fence or (development only) without."""
+    run = [_python(), _LAUNCHER, entry]
+    if fenced:
+        return ["unshare", "-Urnm", "--", "/bin/sh", "-c", _FENCE, "fence", *run]
+    return ["/bin/sh", "-c", _UNFENCED, "fence", *run]
 
 
 def _identity(uid: int | None) -> dict:
@@ -272,22 +269,8 @@ class SandboxedBot:
             for path in (self.scratch, *written):
                 os.chown(path, self.uid, self.uid)
         self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
-        command = ["/bin/sh", "-c", _UNFENCED, "fence", _python(), _LAUNCHER, entry]
-        if self.sandboxed:
-            command = [
-                "unshare",
-                "-Urnm",
-                "--",
-                "/bin/sh",
-                "-c",
-                _FENCE,
-                "fence",
-                _python(),
-                _LAUNCHER,
-                entry,
-            ]
         self.process = subprocess.Popen(
-            command,
+            _command(entry, fenced=self.sandboxed),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

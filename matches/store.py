@@ -246,7 +246,8 @@ def projection_update(live: LiveMatch) -> None:
 
 def moved_announce(live: LiveMatch, *, actor_seat: int | None) -> None:
     """After a seat's own step, tell listeners (once committed) which seats must act now: those whose
-    entropy step an open window awaits, else those the engine asks to decide; nothing once over."""
+    entropy step an open window awaits, else those the engine asks to decide; nothing once over, nor
+    when only the actor or built-in bots must act."""
     contributions = live.contributions
     if contributions is not None and contributions.phase != "done":
         deciding = tuple(contributions.awaited())
@@ -255,6 +256,10 @@ def moved_announce(live: LiveMatch, *, actor_seat: int | None) -> None:
         if decision.kind not in ("turn", "simultaneous", "response"):
             return
         deciding = tuple(decision.seats)
+    # Built-in bots have already played, and the actor knows it is still their turn: only someone
+    # else holding a seat through an account (a person, an uploaded bot) may need telling.
+    if all(seat == actor_seat or live.seat_bots[seat] for seat in deciding):
+        return
     match_id = live.match.pk
     transaction.on_commit(
         lambda: match_moved.send(sender=Match, match_id=match_id, actor_seat=actor_seat, deciding=deciding)
