@@ -31,9 +31,7 @@ _MATCHES_LISTED = 50
 
 
 class BotUploadSerializer(serializers.Serializer):
-    name = serializers.RegexField(
-        BOT_NAME_PATTERN, help_text="Your bot's name; a new name is a new bot."
-    )
+    name = serializers.RegexField(BOT_NAME_PATTERN, help_text="Your bot's name; a new name is a new bot.")
     game = serializers.CharField(max_length=40, help_text="The game's key, as /api/games/ lists it.")
     source = serializers.CharField(
         required=False,

@@ -23,7 +23,9 @@ from matches.models import Challenge
 
 class ChallengeSeatSerializer(serializers.Serializer):
     index = serializers.IntegerField()
-    user = serializers.CharField(source="invited_name", allow_blank=True, help_text="The name as the challenger typed it.")
+    user = serializers.CharField(
+        source="invited_name", allow_blank=True, help_text="The name as the challenger typed it."
+    )
     bot = serializers.CharField(allow_blank=True)
     accepted = serializers.SerializerMethodField()
 
@@ -36,7 +38,9 @@ class ChallengeSerializer(serializers.Serializer):
     game = serializers.CharField()
     options = serializers.DictField()
     created_by = serializers.CharField(source="created_by.username")
-    status = serializers.SerializerMethodField(help_text="pending, accepted (see match), declined, cancelled or expired")
+    status = serializers.SerializerMethodField(
+        help_text="pending, accepted (see match), declined, cancelled or expired"
+    )
     match = serializers.IntegerField(source="match_id", allow_null=True)
     seats = ChallengeSeatSerializer(many=True)
     created_at = serializers.DateTimeField()
@@ -51,7 +55,9 @@ class ChallengeSerializer(serializers.Serializer):
 class ChallengeCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
     options = serializers.DictField(required=False, default=dict)
-    seats = SeatRequestSerializer(many=True, max_length=MAX_SEATS, help_text="In seat order: you, other people, bots.")
+    seats = SeatRequestSerializer(
+        many=True, max_length=MAX_SEATS, help_text="In seat order: you, other people, bots."
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -65,7 +71,9 @@ class ChallengeCreateSerializer(serializers.Serializer):
 
 
 class ChallengeAcceptSerializer(serializers.Serializer):
-    deck = serializers.CharField(required=False, max_length=40, help_text="Games with decks: your saved deck's share id.")
+    deck = serializers.CharField(
+        required=False, max_length=40, help_text="Games with decks: your saved deck's share id."
+    )
     deck_version = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
 
 
@@ -81,7 +89,9 @@ def _freeze_decks(challenge: Challenge) -> None:
     if challenge.match_id is None:
         return
     for seat in challenge.seats.exclude(deck_ref=None):
-        version = DeckVersion.objects.get(deck__share_id=seat.deck_ref["share_id"], number=seat.deck_ref["version"])
+        version = DeckVersion.objects.get(
+            deck__share_id=seat.deck_ref["share_id"], number=seat.deck_ref["version"]
+        )
         deck_version_freeze(deck_version=version, purpose=f"match {challenge.match_id}")
 
 
@@ -104,7 +114,9 @@ class ChallengeViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response(ChallengeSerializer(page, many=True).data)
 
     def retrieve(self, request, pk=None):
-        return Response(ChallengeSerializer(challenges.challenge_get_for(challenge_id=int(pk), user=request.user)).data)
+        return Response(
+            ChallengeSerializer(challenges.challenge_get_for(challenge_id=int(pk), user=request.user)).data
+        )
 
     @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer})
     @transaction.atomic
@@ -119,8 +131,11 @@ class ChallengeViewSet(viewsets.GenericViewSet):
                 if deck is not None:
                     own_decks[index] = deck
         challenge = challenges.challenge_create(
-            created_by=request.user, game_key=data["game"], options=data["options"],
-            seats=[{key: seat[key] for key in ("user", "bot") if key in seat} for seat in data["seats"]], decks=own_decks,
+            created_by=request.user,
+            game_key=data["game"],
+            options=data["options"],
+            seats=[{key: seat[key] for key in ("user", "bot") if key in seat} for seat in data["seats"]],
+            decks=own_decks,
         )
         _freeze_decks(challenge)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
@@ -135,7 +150,10 @@ class ChallengeViewSet(viewsets.GenericViewSet):
         challenge = challenges.challenge_get_for(challenge_id=int(pk), user=request.user)
         deck = _deck_of(body.validated_data, request.user, challenge.options)
         challenge = challenges.challenge_accept(
-            challenge_id=challenge.pk, user=request.user, deck=deck[0] if deck else None, deck_ref=deck[1] if deck else None,
+            challenge_id=challenge.pk,
+            user=request.user,
+            deck=deck[0] if deck else None,
+            deck_ref=deck[1] if deck else None,
         )
         _freeze_decks(challenge)
         return Response(ChallengeSerializer(challenge).data)
@@ -144,7 +162,9 @@ class ChallengeViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):
         """Say no (or, as its challenger, withdraw it)."""
-        return Response(ChallengeSerializer(challenges.challenge_decline(challenge_id=int(pk), user=request.user)).data)
+        return Response(
+            ChallengeSerializer(challenges.challenge_decline(challenge_id=int(pk), user=request.user)).data
+        )
 
 
 routes = [("challenges", ChallengeViewSet, "challenge")]

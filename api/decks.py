@@ -148,7 +148,8 @@ class DeckCheckSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     violations = ViolationSerializer(many=True, help_text="Every violation at once; empty when legal.")
     warnings = ViolationSerializer(
-        many=True, help_text="Lines of a pasted list that were skipped (text/ignored_line); never make a deck illegal."
+        many=True,
+        help_text="Lines of a pasted list that were skipped (text/ignored_line); never make a deck illegal.",
     )
     deck = NormalisedDeckSerializer()
 
@@ -283,7 +284,9 @@ class DeckSerializer(serializers.ModelSerializer):
 
 class FormatLegalitySerializer(serializers.Serializer):
     legal = serializers.BooleanField()
-    ban_list_version = serializers.CharField(help_text="The format's ban list in effect now, checked against.")
+    ban_list_version = serializers.CharField(
+        help_text="The format's ban list in effect now, checked against."
+    )
     violations = ViolationSerializer(many=True)
 
 
@@ -521,7 +524,9 @@ class RagnGunsFormatViewSet(viewsets.ViewSet):
             if row.effective_at <= timezone.now():
                 ban_lists_apply.delay()  # decks entered in the format hear of it now, not at beat's next tick
             published = next(
-                entry for entry in deck_selectors.ban_list_history(format_key=fmt.key) if entry["version"] == row.version
+                entry
+                for entry in deck_selectors.ban_list_history(format_key=fmt.key)
+                if entry["version"] == row.version
             )
             return Response(published, status=status.HTTP_201_CREATED)
         return Response(deck_selectors.ban_list_history(format_key=fmt.key))
@@ -652,7 +657,9 @@ class DeckViewSet(viewsets.GenericViewSet):
     def _update(self, request, share_id, *, partial: bool):
         body = _submission(request, DeckWriteSerializer, partial=partial)
         if not partial and "cards" not in body and "text" not in body:
-            raise deck_selectors.Malformed('PUT sends the whole deck: "cards" or "text"', code="deck/no_cards")
+            raise deck_selectors.Malformed(
+                'PUT sends the whole deck: "cards" or "text"', code="deck/no_cards"
+            )
         extra = {"gunslinger": body["gunslinger"]} if "gunslinger" in body else {}
         version = deck_services.deck_update(
             share_id=share_id,
@@ -689,7 +696,9 @@ class DeckViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny], pagination_class=None)
     def versions(self, request, share_id=None):
         """Every version, oldest first."""
-        return Response(DeckVersionSerializer(deck_selectors.deck_versions(deck=self._deck()), many=True).data)
+        return Response(
+            DeckVersionSerializer(deck_selectors.deck_versions(deck=self._deck()), many=True).data
+        )
 
     @extend_schema(
         parameters=[_path("number", "A version number, from 1.", int)], responses=DeckVersionSerializer
@@ -704,7 +713,9 @@ class DeckViewSet(viewsets.GenericViewSet):
     def version(self, request, share_id=None, number=None):
         deck = self._deck()
         return Response(
-            DeckVersionSerializer(deck_selectors.deck_version_get(deck=deck, number=_version_number(number))).data
+            DeckVersionSerializer(
+                deck_selectors.deck_version_get(deck=deck, number=_version_number(number))
+            ).data
         )
 
     @extend_schema(
@@ -724,11 +735,11 @@ class DeckViewSet(viewsets.GenericViewSet):
             deck=deck, number=_version_number(request.query_params.get("version"))
         )
         response = HttpResponse(
-            deck_selectors.deck_export_text(deck=deck, version=version), content_type="text/plain; charset=utf-8"
+            deck_selectors.deck_export_text(deck=deck, version=version),
+            content_type="text/plain; charset=utf-8",
         )
         response["Content-Disposition"] = f'inline; filename="{deck.share_id}-v{version.number}.txt"'
         return response
-
 
     @extend_schema(
         parameters=[
@@ -741,10 +752,14 @@ class DeckViewSet(viewsets.GenericViewSet):
     def diff(self, request, share_id=None):
         """Cards in and out between two versions, and whether the GUNSLINGER, format or verdict changed."""
         deck = self._deck()
-        new = deck_selectors.deck_version_get(deck=deck, number=_version_number(request.query_params.get("to")))
+        new = deck_selectors.deck_version_get(
+            deck=deck, number=_version_number(request.query_params.get("to"))
+        )
         raw_from = request.query_params.get("from")
         if raw_from in (None, "") and new.number == 1:
-            raise NotFound("version 1 has no version before it; name one with ?from=", code="deck/version_not_found")
+            raise NotFound(
+                "version 1 has no version before it; name one with ?from=", code="deck/version_not_found"
+            )
         old_number = _version_number(raw_from) if raw_from not in (None, "") else new.number - 1
         old = deck_selectors.deck_version_get(deck=deck, number=old_number)
         return Response(deck_selectors.deck_version_diff(old=old, new=new))
@@ -752,7 +767,9 @@ class DeckViewSet(viewsets.GenericViewSet):
     @extend_schema(
         parameters=[
             VERSION_PARAMETER,
-            OpenApiParameter("seed", str, description="Any text up to 64 characters; default a fresh one, returned."),
+            OpenApiParameter(
+                "seed", str, description="Any text up to 64 characters; default a fresh one, returned."
+            ),
             OpenApiParameter("turns", int, description="Turns to draw for, 1 to 10 (default 3)."),
         ],
         responses=SampleDrawsSerializer,

@@ -50,7 +50,10 @@ def exception_handler(exc, context):
     if isinstance(exc, IntegrityError):
         logger.warning("a write lost a race or broke a constraint: %s", exc)
         return Response(
-            {"code": "request/conflict", "detail": "another request changed the same thing first; read and retry"},
+            {
+                "code": "request/conflict",
+                "detail": "another request changed the same thing first; read and retry",
+            },
             status=409,
         )
     if isinstance(exc, Http404):
@@ -71,7 +74,13 @@ def exception_handler(exc, context):
 
 
 # Errors raised before any DRF view runs (snakepit/errors.py): the same body under /api/, a plain page elsewhere.
-_TITLES = {400: "Bad request", 403: "Forbidden", 404: "Not found", 413: "Request too large", 500: "Server error"}
+_TITLES = {
+    400: "Bad request",
+    403: "Forbidden",
+    404: "Not found",
+    413: "Request too large",
+    500: "Server error",
+}
 
 
 def error_response(request: HttpRequest, status: int, code: str, detail: str) -> HttpResponse:

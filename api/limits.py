@@ -25,7 +25,9 @@ def query_int(request, name: str, *, minimum: int = 0, maximum: int = INT_MAX) -
     if raw in (None, ""):
         return None
     if not raw.lstrip("-").isdigit() or len(raw) > 12 or not minimum <= int(raw) <= maximum:
-        raise ApplicationError(f"{name} is a whole number from {minimum} to {maximum}", code="request/invalid_query")
+        raise ApplicationError(
+            f"{name} is a whole number from {minimum} to {maximum}", code="request/invalid_query"
+        )
     return int(raw)
 
 

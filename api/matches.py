@@ -42,7 +42,9 @@ def match_create_with_decks(
                 f"seat {index}: other people take a seat by accepting a challenge (POST /api/challenges/)",
                 code="seat/consent_needed",
             )
-    specs = services.seat_specs_from_request({key: seat[key] for key in ("user", "bot") if key in seat} for seat in seats)
+    specs = services.seat_specs_from_request(
+        {key: seat[key] for key in ("user", "bot") if key in seat} for seat in seats
+    )
     versions = {}
     for index, (seat, spec) in enumerate(zip(seats, specs)):
         if "deck" not in seat:
@@ -63,14 +65,20 @@ def seat_deck_version(seat: dict, user, options: dict | None):
     """The saved deck version a seat request names (`deck`, `deck_version`), checked to be `user`'s
     and legal in the match's format."""
     return deck_version_for_entry(
-        share_id=seat["deck"], version=seat.get("deck_version"), user=user, format_key=(options or {}).get("format")
+        share_id=seat["deck"],
+        version=seat.get("deck_version"),
+        user=user,
+        format_key=(options or {}).get("format"),
     )
 
 
 # --- serializers ----------------------------------------------------------------------------------
 
+
 class MatchSeatSerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True, help_text="null: a bot's seat.")
+    user = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True, help_text="null: a bot's seat."
+    )
 
     class Meta:
         model = MatchSeat
@@ -79,8 +87,12 @@ class MatchSeatSerializer(serializers.ModelSerializer):
 
 class MatchSerializer(serializers.ModelSerializer):
     seats = MatchSeatSerializer(many=True, read_only=True)
-    seq = serializers.IntegerField(read_only=True, help_text="Sequence number of the last event (0: none yet).")
-    seed = serializers.SerializerMethodField(help_text="The secret seed, revealed once the match is finished.")
+    seq = serializers.IntegerField(
+        read_only=True, help_text="Sequence number of the last event (0: none yet)."
+    )
+    seed = serializers.SerializerMethodField(
+        help_text="The secret seed, revealed once the match is finished."
+    )
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
@@ -108,14 +120,20 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class SeatRequestSerializer(serializers.Serializer):
     user = serializers.CharField(required=False, max_length=150, help_text="A username.")
-    bot = serializers.CharField(required=False, max_length=40, help_text="A built-in bot of the game, e.g. 'heuristic'.")
+    bot = serializers.CharField(
+        required=False, max_length=40, help_text="A built-in bot of the game, e.g. 'heuristic'."
+    )
     deck = serializers.CharField(
-        required=False, max_length=40,
+        required=False,
+        max_length=40,
         help_text="Games played with decks (Rag'n'Guns): the share id of the seat user's saved deck, which must be "
         "legal in the match's format; it is frozen for the match. A bot brings its own.",
     )
     deck_version = serializers.IntegerField(
-        required=False, min_value=1, max_value=INT_MAX, help_text="Which version of `deck` (default: its current one)."
+        required=False,
+        min_value=1,
+        max_value=INT_MAX,
+        help_text="Which version of `deck` (default: its current one).",
     )
 
 
@@ -123,11 +141,14 @@ class MatchCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
     options = serializers.DictField(required=False, default=dict, help_text="Rule variants; see /api/games/.")
     seats = SeatRequestSerializer(
-        many=True, max_length=MAX_SEATS,
+        many=True,
+        max_length=MAX_SEATS,
         help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}]: you and bots (others accept a challenge).',
     )
     entropy = serializers.ChoiceField(
-        choices=["auto", "server", "contributed"], required=False, default="auto",
+        choices=["auto", "server", "contributed"],
+        required=False,
+        default="auto",
         help_text="What chance is drawn from: the committed seed alone (server), or mixed with a part each seat "
         "commits to and reveals before the first chance event (contributed); auto: contributed when a person "
         "holds a seat. See docs/fairness.md.",
@@ -148,11 +169,16 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class ActionSubmitSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(
-        min_value=0, max_value=INT_MAX, help_text="The seq of the last event you saw; a stale one is refused with 409."
+        min_value=0,
+        max_value=INT_MAX,
+        help_text="The seq of the last event you saw; a stale one is refused with 409.",
     )
     action = serializers.DictField(help_text='A JSON object with a "type"; see legal-actions.')
     seat = serializers.IntegerField(
-        required=False, min_value=0, max_value=MAX_SEATS, help_text="Only needed when you hold several seats in this match."
+        required=False,
+        min_value=0,
+        max_value=MAX_SEATS,
+        help_text="Only needed when you hold several seats in this match.",
     )
     idempotency_key = serializers.CharField(
         required=False,
@@ -168,15 +194,19 @@ class ForfeitSerializer(serializers.Serializer):
 
 class EntropySubmitSerializer(serializers.Serializer):
     commitment = serializers.CharField(
-        required=False, max_length=64,
-        help_text='While the commit window is open: SHA-256 (hex) of your value\'s hex text, e.g. '
+        required=False,
+        max_length=64,
+        help_text="While the commit window is open: SHA-256 (hex) of your value's hex text, e.g. "
         '`printf %s "$VALUE" | sha256sum`.',
     )
     value = serializers.CharField(
         required=False, max_length=64, help_text="Once every seat has committed: your value, 64 hex digits."
     )
     seat = serializers.IntegerField(
-        required=False, min_value=0, max_value=MAX_SEATS, help_text="Only needed when you hold several seats in this match."
+        required=False,
+        min_value=0,
+        max_value=MAX_SEATS,
+        help_text="Only needed when you hold several seats in this match.",
     )
 
     def validate(self, data):
@@ -229,7 +259,9 @@ class VerificationSerializer(serializers.Serializer):
     events_replayed = serializers.IntegerField()
     problems = serializers.ListField(child=serializers.CharField())
     entropy = serializers.CharField(help_text="server or contributed")
-    parts = serializers.ListField(child=serializers.CharField(allow_null=True), help_text="Each seat's part (hex).")
+    parts = serializers.ListField(
+        child=serializers.CharField(allow_null=True), help_text="Each seat's part (hex)."
+    )
     lapsed = serializers.DictField(child=serializers.CharField(), help_text="Seat -> the step it missed.")
 
 
@@ -251,6 +283,7 @@ class ExportSerializer(serializers.Serializer):
 
 
 # --- views ----------------------------------------------------------------------------------------
+
 
 class MatchFilter(django_filters.FilterSet):
     game = django_filters.CharFilter()
@@ -345,7 +378,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self.view(request, pk)
 
     @extend_schema(
-        parameters=[SEAT_PARAMETER, OpenApiParameter("after", int, description="Only events after this seq.")],
+        parameters=[
+            SEAT_PARAMETER,
+            OpenApiParameter("after", int, description="Only events after this seq."),
+        ],
         responses=EventSerializer(many=True),
     )
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny], pagination_class=None)
@@ -353,11 +389,17 @@ class MatchViewSet(viewsets.GenericViewSet):
         """The log; payloads hidden from you stay hidden until the match ends."""
         match = self._match()
         seat = selectors.match_viewer_seat(match, request.user, _optional_int(request, "seat"))
-        listing = selectors.match_event_listing(match, viewer_seat=seat, after=_optional_int(request, "after") or 0)
+        listing = selectors.match_event_listing(
+            match, viewer_seat=seat, after=_optional_int(request, "after") or 0
+        )
         return Response(EventSerializer(listing, many=True).data)
 
-    @extend_schema(request=ActionSubmitSerializer, responses={201: ActionResultSerializer, 200: ActionResultSerializer})
-    @action(detail=True, methods=["post"], url_path="actions", permission_classes=[permissions.IsAuthenticated])
+    @extend_schema(
+        request=ActionSubmitSerializer, responses={201: ActionResultSerializer, 200: ActionResultSerializer}
+    )
+    @action(
+        detail=True, methods=["post"], url_path="actions", permission_classes=[permissions.IsAuthenticated]
+    )
     def submit_action(self, request, pk=None):
         """Act for your seat. Send the seq you last saw; chance and bots answer before this returns."""
         body = ActionSubmitSerializer(data=request.data)
@@ -366,7 +408,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         idempotency_key = data.get("idempotency_key") or request.headers.get("Idempotency-Key")
         if idempotency_key and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
             raise Rejected(
-                f"an idempotency key is at most {MAX_IDEMPOTENCY_KEY} characters", code="idempotency/key_too_long", status=400
+                f"an idempotency key is at most {MAX_IDEMPOTENCY_KEY} characters",
+                code="idempotency/key_too_long",
+                status=400,
             )
         result = services.match_submit_action(
             match_id=int(pk),
@@ -379,7 +423,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = result.match
         seat = result.event.seat
         response = _seat_view(match, seat)
-        response["events"] = selectors.match_event_listing(match, viewer_seat=seat, after=result.event.seq - 1)
+        response["events"] = selectors.match_event_listing(
+            match, viewer_seat=seat, after=result.event.seq - 1
+        )
         response["event"] = response["events"][0]
         response["replayed"] = result.replayed
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
@@ -418,7 +464,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         result = services.match_entropy_submit(
-            match_id=int(pk), user=request.user, commitment=data.get("commitment"), value=data.get("value"),
+            match_id=int(pk),
+            user=request.user,
+            commitment=data.get("commitment"),
+            value=data.get("value"),
             seat=data.get("seat"),
         )
         return Response(_seat_view(result.match, result.event.seat), status=status.HTTP_201_CREATED)

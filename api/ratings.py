@@ -40,10 +40,29 @@ class LadderSerializer(serializers.ModelSerializer):
     class Meta:
         model = Ladder
         fields = [
-            "slug", "name", "game", "options", "seats_per_match", "rating_model", "entry_policy", "season",
-            "season_started_at", "season_ends_at", "season_length_days", "carry_over", "round_interval_seconds",
-            "move_deadline_seconds", "match_deadline_seconds", "provisional_sigma", "inactive_after_days",
-            "no_show_limit", "is_active", "archived_at", "created_by", "entries", "created_at",
+            "slug",
+            "name",
+            "game",
+            "options",
+            "seats_per_match",
+            "rating_model",
+            "entry_policy",
+            "season",
+            "season_started_at",
+            "season_ends_at",
+            "season_length_days",
+            "carry_over",
+            "round_interval_seconds",
+            "move_deadline_seconds",
+            "match_deadline_seconds",
+            "provisional_sigma",
+            "inactive_after_days",
+            "no_show_limit",
+            "is_active",
+            "archived_at",
+            "created_by",
+            "entries",
+            "created_at",
         ]
 
     def get_entries(self, ladder: Ladder) -> int:
@@ -58,15 +77,27 @@ class LadderCreateSerializer(serializers.Serializer):
     seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
     rating_model = serializers.ChoiceField(choices=list(skill.MODELS), default="plackett_luce")
     entry_policy = serializers.ChoiceField(choices=Ladder.Entry.choices, default=Ladder.Entry.USERS_AND_BOTS)
-    round_interval_seconds = serializers.IntegerField(required=False, default=600, min_value=5, max_value=30 * 24 * 3600)
+    round_interval_seconds = serializers.IntegerField(
+        required=False, default=600, min_value=5, max_value=30 * 24 * 3600
+    )
     carry_over = serializers.BooleanField(required=False, default=False)
     season_ends_at = BoundedDateTimeField(required=False, allow_null=True, default=None)
-    season_length_days = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=3660)
-    provisional_sigma = serializers.FloatField(required=False, default=skill.PROVISIONAL_MAX_SIGMA, min_value=0.1, max_value=100)
-    inactive_after_days = serializers.IntegerField(required=False, allow_null=True, default=30, min_value=1, max_value=3660)
+    season_length_days = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=3660
+    )
+    provisional_sigma = serializers.FloatField(
+        required=False, default=skill.PROVISIONAL_MAX_SIGMA, min_value=0.1, max_value=100
+    )
+    inactive_after_days = serializers.IntegerField(
+        required=False, allow_null=True, default=30, min_value=1, max_value=3660
+    )
     no_show_limit = serializers.IntegerField(required=False, default=2, min_value=1, max_value=100)
-    move_deadline_seconds = serializers.IntegerField(required=False, default=300, min_value=10, max_value=30 * 24 * 3600)
-    match_deadline_seconds = serializers.IntegerField(required=False, default=3600, min_value=10, max_value=365 * 24 * 3600)
+    move_deadline_seconds = serializers.IntegerField(
+        required=False, default=300, min_value=10, max_value=30 * 24 * 3600
+    )
+    match_deadline_seconds = serializers.IntegerField(
+        required=False, default=3600, min_value=10, max_value=365 * 24 * 3600
+    )
 
 
 class LadderUpdateSerializer(serializers.Serializer):
@@ -74,31 +105,47 @@ class LadderUpdateSerializer(serializers.Serializer):
 
     name = serializers.CharField(required=False, max_length=100)
     round_interval_seconds = serializers.IntegerField(required=False, min_value=5, max_value=30 * 24 * 3600)
-    seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS, help_text="The pod size.")
-    deck_format = serializers.CharField(required=False, max_length=40, help_text="Rag'n'Guns: the deck format entries play.")
+    seats_per_match = serializers.IntegerField(
+        required=False, min_value=2, max_value=MAX_SEATS, help_text="The pod size."
+    )
+    deck_format = serializers.CharField(
+        required=False, max_length=40, help_text="Rag'n'Guns: the deck format entries play."
+    )
     move_deadline_seconds = serializers.IntegerField(required=False, min_value=10, max_value=30 * 24 * 3600)
     match_deadline_seconds = serializers.IntegerField(required=False, min_value=10, max_value=365 * 24 * 3600)
     season_ends_at = BoundedDateTimeField(required=False, allow_null=True)
-    season_length_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=3660)
+    season_length_days = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=3660
+    )
     provisional_sigma = serializers.FloatField(required=False, min_value=0.1, max_value=100)
-    inactive_after_days = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=3660)
+    inactive_after_days = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=3660
+    )
     no_show_limit = serializers.IntegerField(required=False, min_value=1, max_value=100)
     carry_over = serializers.BooleanField(required=False)
 
     def validate(self, attrs):
-        unknown = sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
+        unknown = (
+            sorted(set(self.initial_data) - set(self.fields)) if isinstance(self.initial_data, dict) else []
+        )
         if unknown:
             raise serializers.ValidationError({name: "cannot be changed" for name in unknown})
         return attrs
 
 
 class JoinSerializer(serializers.Serializer):
-    bot = serializers.CharField(required=False, help_text="Enter one of the game's built-in bots instead of yourself.")
-    deck = serializers.CharField(required=False, help_text="Rag'n'Guns: the share id of your legal saved deck.")
+    bot = serializers.CharField(
+        required=False, help_text="Enter one of the game's built-in bots instead of yourself."
+    )
+    deck = serializers.CharField(
+        required=False, help_text="Rag'n'Guns: the share id of your legal saved deck."
+    )
 
 
 class LeaderboardEntrySerializer(serializers.Serializer):
-    position = serializers.IntegerField(allow_null=True, help_text="Its place on the leaderboard page; null outside one.")
+    position = serializers.IntegerField(
+        allow_null=True, help_text="Its place on the leaderboard page; null outside one."
+    )
     entry = serializers.IntegerField()
     competitor = serializers.CharField()
     user = serializers.CharField(allow_null=True)
@@ -109,8 +156,12 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     games = serializers.IntegerField()
     provisional = serializers.BooleanField()
     active = serializers.BooleanField(help_text="false: the entry left the ladder.")
-    inactive = serializers.BooleanField(help_text="Not played for the ladder's inactive_after_days: off the leaderboard.")
-    paused = serializers.CharField(allow_null=True, help_text="Why the entry is left out of matchmaking, if it is.")
+    inactive = serializers.BooleanField(
+        help_text="Not played for the ladder's inactive_after_days: off the leaderboard."
+    )
+    paused = serializers.CharField(
+        allow_null=True, help_text="Why the entry is left out of matchmaking, if it is."
+    )
     last_played_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -150,8 +201,17 @@ class RatingChangeSerializer(serializers.ModelSerializer):
     class Meta:
         model = RatingChange
         fields = [
-            "match", "match_url", "season", "rated_at", "rank", "mu_before", "sigma_before", "ordinal_before",
-            "mu_after", "sigma_after", "ordinal_after",
+            "match",
+            "match_url",
+            "season",
+            "rated_at",
+            "rank",
+            "mu_before",
+            "sigma_before",
+            "ordinal_before",
+            "mu_after",
+            "sigma_after",
+            "ordinal_after",
         ]
 
     def get_match_url(self, change: RatingChange) -> str:
@@ -245,7 +305,9 @@ class LadderViewSet(viewsets.GenericViewSet):
 
     def get_serializer_class(self):
         return {
-            "create": LadderCreateSerializer, "join": JoinSerializer, "partial_update": LadderUpdateSerializer,
+            "create": LadderCreateSerializer,
+            "join": JoinSerializer,
+            "partial_update": LadderUpdateSerializer,
         }.get(self.action, LadderSerializer)
 
     def get_permissions(self):
@@ -275,7 +337,9 @@ class LadderViewSet(viewsets.GenericViewSet):
         ladder = services.ladder_get(slug=slug)
         body = LadderUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        updated = services.ladder_update(ladder_id=ladder.pk, by=request.user, changes=dict(body.validated_data))
+        updated = services.ladder_update(
+            ladder_id=ladder.pk, by=request.user, changes=dict(body.validated_data)
+        )
         return Response(LadderSerializer(updated).data)
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Deleted.")})
@@ -318,7 +382,10 @@ class LadderViewSet(viewsets.GenericViewSet):
         if bot and not _may_manage(request.user, ladder):
             raise Forbidden("only the ladder's organiser enters bots", code="ladder/not_organiser")
         entry = services.ladder_join(
-            ladder=ladder, user=None if bot else request.user, bot=bot, deck_share_id=body.validated_data.get("deck")
+            ladder=ladder,
+            user=None if bot else request.user,
+            bot=bot,
+            deck_share_id=body.validated_data.get("deck"),
         )
         row = selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)
         return Response(LeaderboardEntrySerializer(row).data, status=status.HTTP_201_CREATED)
@@ -334,7 +401,9 @@ class LadderViewSet(viewsets.GenericViewSet):
         responses=LeaderboardEntrySerializer(many=True),
         parameters=[
             OpenApiParameter("include_left", bool, description="Also the entries that left."),
-            OpenApiParameter("include_inactive", bool, description="Also the entries that have not played lately."),
+            OpenApiParameter(
+                "include_inactive", bool, description="Also the entries that have not played lately."
+            ),
         ],
     )
     @action(detail=True, methods=["get"])
@@ -344,7 +413,8 @@ class LadderViewSet(viewsets.GenericViewSet):
         `inactive_after_days` are left out unless asked for."""
         ladder = services.ladder_get(slug=slug)
         entries = selectors.entries_ranked(
-            ladder=ladder, include_left=_query_flag(request, "include_left"),
+            ladder=ladder,
+            include_left=_query_flag(request, "include_left"),
             include_inactive=_query_flag(request, "include_inactive"),
         )
         page = self.paginate_queryset(entries)
@@ -363,22 +433,33 @@ class LadderViewSet(viewsets.GenericViewSet):
         entry = selectors.entry_get(ladder=ladder, entry_id=_entry_id(entry_id))
         row = {
             **selectors.leaderboard_row(entry=entry, ladder=ladder, position=None),
-            "season": entry.season, "no_shows": entry.no_shows, "paused_at": entry.paused_at,
-            "joined_at": entry.joined_at, "forfeits": selectors.entry_forfeits(entry=entry),
+            "season": entry.season,
+            "no_shows": entry.no_shows,
+            "paused_at": entry.paused_at,
+            "joined_at": entry.joined_at,
+            "forfeits": selectors.entry_forfeits(entry=entry),
             "deck_violations": selectors.entry_deck_violations(entry=entry),
         }
         return Response(LadderEntryDetailSerializer(row).data)
 
     @extend_schema(request=None, responses={200: LeaderboardEntrySerializer})
     @action(
-        detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>\d+)/resume",
+        detail=True,
+        methods=["post"],
+        url_path=r"entries/(?P<entry_id>\d+)/resume",
         permission_classes=[permissions.IsAuthenticated],
     )
     def entry_resume(self, request, slug=None, entry_id=None):
         """The entry's owner (or the organiser, or staff): back into matchmaking after a pause."""
         ladder = services.ladder_get(slug=slug)
-        entry = services.entry_resume(entry_id=selectors.entry_get(ladder=ladder, entry_id=_entry_id(entry_id)).pk, by=request.user)
-        return Response(LeaderboardEntrySerializer(selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)).data)
+        entry = services.entry_resume(
+            entry_id=selectors.entry_get(ladder=ladder, entry_id=_entry_id(entry_id)).pk, by=request.user
+        )
+        return Response(
+            LeaderboardEntrySerializer(
+                selectors.leaderboard_row(entry=entry, ladder=ladder, position=None)
+            ).data
+        )
 
     @extend_schema(responses=RatingChangeSerializer(many=True))
     @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)/history")
@@ -399,7 +480,9 @@ class LadderViewSet(viewsets.GenericViewSet):
         page = self.paginate_queryset(selectors.entry_head_to_head(entry=entry))
         names = {
             opponent.pk: opponent.label
-            for opponent in LadderEntry.objects.select_related("user").filter(pk__in=[row["entry"] for row in page])
+            for opponent in LadderEntry.objects.select_related("user").filter(
+                pk__in=[row["entry"] for row in page]
+            )
         }
         rows = [{**row, "competitor": names[row["entry"]]} for row in page]
         return self.get_paginated_response(HeadToHeadSerializer(rows, many=True).data)
@@ -430,7 +513,12 @@ class LadderViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response(SeasonSerializer(page, many=True).data)
 
     @extend_schema(request=None, responses={201: SeasonSerializer})
-    @action(detail=True, methods=["post"], url_path="seasons/close", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="seasons/close",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def close_season(self, request, slug=None):
         """Organiser or staff: archive the season's leaderboard and start the next (docs/ratings.md,
         "Seasons": mu kept, sigma inflated, unless the ladder carries ratings over)."""
@@ -452,7 +540,10 @@ class LadderViewSet(viewsets.GenericViewSet):
             raise Forbidden("only the ladder's organiser starts rounds", code="ladder/not_organiser")
         result = services.ladder_round_create(ladder_id=ladder.pk)
         return Response(
-            {"round": result.round.number if result.round else None, "matches": [match.pk for match in result.matches]},
+            {
+                "round": result.round.number if result.round else None,
+                "matches": [match.pk for match in result.matches],
+            },
             status=status.HTTP_201_CREATED,
         )
 
@@ -461,7 +552,9 @@ class LadderViewSet(viewsets.GenericViewSet):
     def round_matches(self, request, slug=None, season=None, number=None):
         """One round's matches (by season and number), each with every seat's entry."""
         ladder = services.ladder_get(slug=slug)
-        ladder_round = selectors.ladder_round_get(ladder=ladder, season=_bounded(season), number=_bounded(number))
+        ladder_round = selectors.ladder_round_get(
+            ladder=ladder, season=_bounded(season), number=_bounded(number)
+        )
         page = self.paginate_queryset(ladder_round.matches.select_related("match", "round").order_by("pk"))
         return self.get_paginated_response(LadderMatchSerializer(_ladder_match_rows(page), many=True).data)
 
@@ -497,7 +590,19 @@ class LadderEntryRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LadderEntry
-        fields = ["id", "ladder", "game", "competitor", "mu", "sigma", "ordinal", "games", "provisional", "joined_at", "left_at"]
+        fields = [
+            "id",
+            "ladder",
+            "game",
+            "competitor",
+            "mu",
+            "sigma",
+            "ordinal",
+            "games",
+            "provisional",
+            "joined_at",
+            "left_at",
+        ]
 
     def get_provisional(self, entry: LadderEntry) -> bool:
         return selectors.entry_is_provisional(entry=entry, ladder=entry.ladder)

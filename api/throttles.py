@@ -73,7 +73,9 @@ class ThrottledLoginView(LoginView):
         throttle = SignInThrottle()
         if not throttle.allow_request(request, self):
             wait = int(throttle.wait() or 1)
-            response = error_response(request, 429, "request/throttled", f"Too many sign-ins; retry in {wait} s.")
+            response = error_response(
+                request, 429, "request/throttled", f"Too many sign-ins; retry in {wait} s."
+            )
             response["Retry-After"] = str(wait)
             return response
         return super().post(request, *args, **kwargs)

@@ -40,14 +40,35 @@ class TournamentSerializer(serializers.ModelSerializer):
     slug = serializers.CharField(read_only=True, help_text="Letters of any script, digits, - and _.")
     organiser = serializers.SlugRelatedField(slug_field="username", read_only=True)
     summary = serializers.SerializerMethodField()
-    tiebreaks = serializers.SerializerMethodField(help_text="The tie-breaks in order, each with the name FIDE gives it and its source.")
+    tiebreaks = serializers.SerializerMethodField(
+        help_text="The tie-breaks in order, each with the name FIDE gives it and its source."
+    )
 
     class Meta:
         model = Tournament
         fields = [
-            "slug", "name", "game", "options", "format", "config", "seats_per_match", "result_mode", "rounds_start", "seeding",
-            "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "seed_commitment", "status",
-            "organiser", "summary", "tiebreaks", "created_at", "started_at", "finished_at",
+            "slug",
+            "name",
+            "game",
+            "options",
+            "format",
+            "config",
+            "seats_per_match",
+            "result_mode",
+            "rounds_start",
+            "seeding",
+            "registration_cap",
+            "check_in_required",
+            "check_in_opens_at",
+            "check_in_closes_at",
+            "seed_commitment",
+            "status",
+            "organiser",
+            "summary",
+            "tiebreaks",
+            "created_at",
+            "started_at",
+            "finished_at",
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
@@ -56,7 +77,11 @@ class TournamentSerializer(serializers.ModelSerializer):
     def get_tiebreaks(self, tournament: Tournament) -> list[dict]:
         codes = tournament.config.get("tiebreaks") or []
         return [
-            {"code": code, "name": TIEBREAK_NAMES.get(code, code), "source": TIEBREAK_TABLE.get(code, ("", False))[0]}
+            {
+                "code": code,
+                "name": TIEBREAK_NAMES.get(code, code),
+                "source": TIEBREAK_TABLE.get(code, ("", False))[0],
+            }
             for code in codes
         ]
 
@@ -67,14 +92,21 @@ class TournamentCreateSerializer(serializers.Serializer):
     game = GameKeyField()
     format = serializers.ChoiceField(choices=list(lifecycle.FORMATS))
     options = serializers.DictField(required=False, default=dict, help_text="The game's rule options.")
-    config = serializers.DictField(required=False, default=dict, help_text="Format options: /api/tournament-formats/.")
+    config = serializers.DictField(
+        required=False, default=dict, help_text="Format options: /api/tournament-formats/."
+    )
     seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
-    result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.choices, default=Tournament.ResultMode.SNAKEPIT)
+    result_mode = serializers.ChoiceField(
+        choices=Tournament.ResultMode.choices, default=Tournament.ResultMode.SNAKEPIT
+    )
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, default=Tournament.Seeding.RANDOM)
-    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
+    registration_cap = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES
+    )
     check_in_required = serializers.BooleanField(default=False)
     rounds_start = serializers.ChoiceField(
-        choices=Tournament.RoundsStart.choices, default=Tournament.RoundsStart.AT_ONCE,
+        choices=Tournament.RoundsStart.choices,
+        default=Tournament.RoundsStart.AT_ONCE,
         help_text='Snakepit play: "on_organiser" holds each paired round until the organiser starts it, so it can be re-paired.',
     )
 
@@ -86,7 +118,9 @@ class TournamentConfigureSerializer(serializers.Serializer):
     seats_per_match = serializers.IntegerField(required=False, min_value=2, max_value=MAX_SEATS)
     result_mode = serializers.ChoiceField(choices=Tournament.ResultMode.choices, required=False)
     seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
-    registration_cap = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES)
+    registration_cap = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=MAX_ENTRIES
+    )
     check_in_required = serializers.BooleanField(required=False)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
@@ -94,10 +128,18 @@ class TournamentConfigureSerializer(serializers.Serializer):
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.CharField(required=False, max_length=150, help_text="Organisers: register this person.")
-    bot = serializers.CharField(required=False, max_length=40, help_text="Organisers: register one of the game's bots.")
-    deck = serializers.CharField(required=False, max_length=40, help_text="Rag'n'Guns: your legal saved deck's share id.")
-    seed = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ENTRIES, help_text="Organisers: a manual seed.")
+    username = serializers.CharField(
+        required=False, max_length=150, help_text="Organisers: register this person."
+    )
+    bot = serializers.CharField(
+        required=False, max_length=40, help_text="Organisers: register one of the game's bots."
+    )
+    deck = serializers.CharField(
+        required=False, max_length=40, help_text="Rag'n'Guns: your legal saved deck's share id."
+    )
+    seed = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ENTRIES, help_text="Organisers: a manual seed."
+    )
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -105,12 +147,25 @@ class PlayerSerializer(serializers.Serializer):
 
 
 class DeckChangeSerializer(PlayerSerializer):
-    deck = serializers.CharField(max_length=40, help_text="The share id of a saved deck legal in the tournament's format now.")
+    deck = serializers.CharField(
+        max_length=40, help_text="The share id of a saved deck legal in the tournament's format now."
+    )
 
 
 class ReportSerializer(PlayerSerializer):
-    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS, help_text="Per player in table order; 1 is best.")
-    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS), max_length=99, required=False, allow_null=True)
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS),
+        max_length=MAX_SEATS,
+        help_text="Per player in table order; 1 is best.",
+    )
+    games = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS
+        ),
+        max_length=99,
+        required=False,
+        allow_null=True,
+    )
 
 
 class DisputeSerializer(PlayerSerializer):
@@ -118,16 +173,30 @@ class DisputeSerializer(PlayerSerializer):
 
 
 class CorrectSerializer(serializers.Serializer):
-    ranks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS)
-    games = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS), max_length=99, required=False, allow_null=True)
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS
+    )
+    games = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=MAX_SEATS), max_length=MAX_SEATS
+        ),
+        max_length=99,
+        required=False,
+        allow_null=True,
+    )
     reason = serializers.CharField(max_length=500)
-    forfeit = serializers.BooleanField(default=False, help_text="The result is a forfeit (FIDE tie-breaks count it as unplayed).")
+    forfeit = serializers.BooleanField(
+        default=False, help_text="The result is a forfeit (FIDE tie-breaks count it as unplayed)."
+    )
 
 
 class RoundTimeSerializer(serializers.Serializer):
-    ends_at = serializers.DateTimeField(required=False, allow_null=True, help_text="When the round's time is up.")
+    ends_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="When the round's time is up."
+    )
     starts_at = serializers.DateTimeField(
-        required=False, allow_null=True,
+        required=False,
+        allow_null=True,
         help_text='A held round (rounds_start "on_organiser") starts by itself at this time unless the organiser starts it first.',
     )
 
@@ -137,22 +206,32 @@ class ReasonSerializer(serializers.Serializer):
 
 
 class SeedsSerializer(serializers.Serializer):
-    order = serializers.ListField(child=serializers.CharField(max_length=150), max_length=MAX_ENTRIES, help_text="Usernames (or player ids), seed 1 first.")
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=MAX_ENTRIES,
+        help_text="Usernames (or player ids), seed 1 first.",
+    )
 
 
 class ForbiddenPairsSerializer(serializers.Serializer):
     pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(max_length=150), min_length=2, max_length=2),
-        max_length=1000, help_text="Pairs of usernames who never meet.",
+        max_length=1000,
+        help_text="Pairs of usernames who never meet.",
     )
 
 
 class RepairSerializer(serializers.Serializer):
     tables = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=150), min_length=2, max_length=MAX_SEATS),
-        max_length=MAX_ENTRIES, help_text="Players of each table (usernames or player ids), in the round's table order.",
+        child=serializers.ListField(
+            child=serializers.CharField(max_length=150), min_length=2, max_length=MAX_SEATS
+        ),
+        max_length=MAX_ENTRIES,
+        help_text="Players of each table (usernames or player ids), in the round's table order.",
     )
-    byes = serializers.ListField(child=serializers.CharField(max_length=150), max_length=MAX_ENTRIES, required=False, default=list)
+    byes = serializers.ListField(
+        child=serializers.CharField(max_length=150), max_length=MAX_ENTRIES, required=False, default=list
+    )
     reason = serializers.CharField(max_length=500)
 
 
@@ -161,7 +240,12 @@ class CloseRoundSerializer(serializers.Serializer):
 
 
 class WebhookSerializer(serializers.ModelSerializer):
-    events = serializers.ListField(child=serializers.ChoiceField(choices=webhooks.EVENTS), max_length=len(webhooks.EVENTS), required=False, default=list)
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=webhooks.EVENTS),
+        max_length=len(webhooks.EVENTS),
+        required=False,
+        default=list,
+    )
     url = serializers.URLField(max_length=500)
     deliveries = serializers.SerializerMethodField()
 
@@ -172,8 +256,16 @@ class WebhookSerializer(serializers.ModelSerializer):
 
     def get_deliveries(self, webhook: TournamentWebhook) -> list[dict]:
         return [
-            {"id": d.pk, "event": d.event, "status": d.status, "attempts": d.attempts, "response_status": d.response_status,
-             "last_error": d.last_error, "created_at": d.created_at, "delivered_at": d.delivered_at}
+            {
+                "id": d.pk,
+                "event": d.event,
+                "status": d.status,
+                "attempts": d.attempts,
+                "response_status": d.response_status,
+                "last_error": d.last_error,
+                "created_at": d.created_at,
+                "delivered_at": d.delivered_at,
+            }
             for d in webhook.deliveries.order_by("-pk")[:50]
         ]
 
@@ -182,15 +274,20 @@ class EntryDeckSerializer(serializers.Serializer):
     share_id = serializers.CharField()
     version = serializers.IntegerField()
     legal = serializers.BooleanField(
-        required=False, help_text="Before the start: legal in the tournament's format under the ban list in effect."
+        required=False,
+        help_text="Before the start: legal in the tournament's format under the ban list in effect.",
     )
     violations = serializers.ListField(
-        child=serializers.DictField(), required=False, help_text="Before the start: what to change, if not legal."
+        child=serializers.DictField(),
+        required=False,
+        help_text="Before the start: what to change, if not legal.",
     )
 
 
 class TournamentEntrySerializer(serializers.ModelSerializer):
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True, help_text="null: a bot.")
+    user = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True, help_text="null: a bot."
+    )
     deck = serializers.SerializerMethodField()
 
     class Meta:
@@ -203,7 +300,9 @@ class TournamentEntrySerializer(serializers.ModelSerializer):
             return None
         version = entry.deck_version
         deck = {"share_id": version.deck.share_id, "version": version.number}
-        if entry.tournament.status == Tournament.Status.REGISTRATION:  # still to play: judged under today's list
+        if (
+            entry.tournament.status == Tournament.Status.REGISTRATION
+        ):  # still to play: judged under today's list
             judged = deck_version_judged_now(version, format_key=entry.tournament.options.get("format"))
             deck.update(legal=judged.legal, violations=judged.violations)
         return deck
@@ -221,17 +320,23 @@ class TableSerializer(serializers.ModelSerializer):
         if by_key is not None:
             return by_key.get(table.match_key, [])
         return list(
-            table.tournament.matches.filter(match_key=table.match_key).order_by("game_number").values_list("match_id", flat=True)
+            table.tournament.matches.filter(match_key=table.match_key)
+            .order_by("game_number")
+            .values_list("match_id", flat=True)
         )
 
 
 class TournamentFilter(django_filters.FilterSet):
     game = django_filters.CharFilter()
-    tournament_format = django_filters.CharFilter(field_name="format", label="swiss, pods, ... (/api/tournament-formats/)")
+    tournament_format = django_filters.CharFilter(
+        field_name="format", label="swiss, pods, ... (/api/tournament-formats/)"
+    )
     format = django_filters.CharFilter(label="Deprecated spelling of tournament_format")
     status = django_filters.ChoiceFilter(choices=Tournament.Status.choices)
     organiser = django_filters.CharFilter(field_name="organiser__username")
-    player = django_filters.CharFilter(field_name="entries__user__username", label="Username of a registered player")
+    player = django_filters.CharFilter(
+        field_name="entries__user__username", label="Username of a registered player"
+    )
 
     class Meta:
         model = Tournament
@@ -295,12 +400,24 @@ class TournamentViewSet(viewsets.GenericViewSet):
 
     def get_serializer_class(self):
         return {
-            "create": TournamentCreateSerializer, "partial_update": TournamentConfigureSerializer,
-            "register": RegisterSerializer, "report": ReportSerializer,
-            "confirm": PlayerSerializer, "dispute": DisputeSerializer, "correct": CorrectSerializer,
-            "check_in": PlayerSerializer, "deck": DeckChangeSerializer, "drop": PlayerSerializer, "cancel": ReasonSerializer, "seeds": SeedsSerializer,
-            "forbidden_pairs": ForbiddenPairsSerializer, "repair": RepairSerializer, "close_round": CloseRoundSerializer,
-            "webhooks": WebhookSerializer, "start": RoundTimeSerializer, "next_round": RoundTimeSerializer,
+            "create": TournamentCreateSerializer,
+            "partial_update": TournamentConfigureSerializer,
+            "register": RegisterSerializer,
+            "report": ReportSerializer,
+            "confirm": PlayerSerializer,
+            "dispute": DisputeSerializer,
+            "correct": CorrectSerializer,
+            "check_in": PlayerSerializer,
+            "deck": DeckChangeSerializer,
+            "drop": PlayerSerializer,
+            "cancel": ReasonSerializer,
+            "seeds": SeedsSerializer,
+            "forbidden_pairs": ForbiddenPairsSerializer,
+            "repair": RepairSerializer,
+            "close_round": CloseRoundSerializer,
+            "webhooks": WebhookSerializer,
+            "start": RoundTimeSerializer,
+            "next_round": RoundTimeSerializer,
         }.get(self.action, TournamentSerializer)
 
     def _body(self, serializer_class):
@@ -328,7 +445,9 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def partial_update(self, request, slug=None):
         """Configure a draft (or, once registration is open, only its cap and check-in)."""
         changes = self._body(TournamentConfigureSerializer)
-        return Response(TournamentSerializer(services.tournament_configure(slug=slug, user=request.user, **changes)).data)
+        return Response(
+            TournamentSerializer(services.tournament_configure(slug=slug, user=request.user, **changes)).data
+        )
 
     @extend_schema(request=None, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
@@ -346,86 +465,151 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def cancel(self, request, slug=None):
         """Cancel at any point before the end; the log stays."""
         reason = self._body(ReasonSerializer)["reason"]
-        return Response(TournamentSerializer(services.tournament_cancel(slug=slug, user=request.user, reason=reason)).data)
+        return Response(
+            TournamentSerializer(services.tournament_cancel(slug=slug, user=request.user, reason=reason)).data
+        )
 
     @extend_schema(request=RoundTimeSerializer, responses=TournamentSerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def start(self, request, slug=None):
         """Seed the players and pair the first round (registration -> running); `ends_at` times it."""
         times = self._body(RoundTimeSerializer)
-        tournament = services.tournament_start(slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at"))
+        tournament = services.tournament_start(
+            slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at")
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=RoundTimeSerializer, responses=TournamentSerializer)
-    @action(detail=True, methods=["post"], url_path="next-round", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True, methods=["post"], url_path="next-round", permission_classes=[permissions.IsAuthenticated]
+    )
     def next_round(self, request, slug=None):
         """Pair the next round once every table of this one is decided; finishes the tournament when
         nothing is left. 409 `round/not_complete` otherwise. `ends_at` times the round."""
         times = self._body(RoundTimeSerializer)
-        tournament = services.tournament_next_round(slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at"))
+        tournament = services.tournament_next_round(
+            slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at")
+        )
         return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(request=SeedsSerializer, responses=TournamentEntrySerializer(many=True))
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def seeds(self, request, slug=None):
         """Manual seeding: the organiser orders the players, rated or not (seeding "manual")."""
-        entries = services.tournament_seeds_set(slug=slug, user=request.user, order=self._body(SeedsSerializer)["order"])
+        entries = services.tournament_seeds_set(
+            slug=slug, user=request.user, order=self._body(SeedsSerializer)["order"]
+        )
         return Response(TournamentEntrySerializer(entries, many=True).data)
 
     @extend_schema(request=ForbiddenPairsSerializer, responses=ForbiddenPairsSerializer)
-    @action(detail=True, methods=["get", "put"], url_path="forbidden-pairs", permission_classes=[permissions.IsAuthenticatedOrReadOnly])
+    @action(
+        detail=True,
+        methods=["get", "put"],
+        url_path="forbidden-pairs",
+        permission_classes=[permissions.IsAuthenticatedOrReadOnly],
+    )
     def forbidden_pairs(self, request, slug=None):
         """Pairs who never meet (Swiss), by username; a PUT replaces them for every round paired after it."""
         tournament = self._tournament(slug)
         if request.method == "PUT":
-            services.tournament_forbidden_pairs_set(slug=slug, user=request.user, pairs=self._body(ForbiddenPairsSerializer)["pairs"])
+            services.tournament_forbidden_pairs_set(
+                slug=slug, user=request.user, pairs=self._body(ForbiddenPairsSerializer)["pairs"]
+            )
         state = selectors.tournament_head(tournament).state
         names = exports.player_names(tournament)
         return Response({"pairs": [[names.get(p, p) for p in pair] for pair in state.forbidden]})
 
     @extend_schema(request=RepairSerializer, responses={201: RecordedEventSerializer})
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/repair", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<round_number>[0-9]{1,6})/repair",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def repair(self, request, slug=None, round_number=None):
         """Re-pair or swap players of the latest round before it starts, with a reason (Swiss and pods;
         on Snakepit only while a round of an "on_organiser" tournament waits for its start)."""
         data = self._body(RepairSerializer)
         event = services.tournament_round_repair(
-            slug=slug, user=request.user, round_number=int(round_number), tables=data["tables"], byes=data["byes"], reason=data["reason"]
+            slug=slug,
+            user=request.user,
+            round_number=int(round_number),
+            tables=data["tables"],
+            byes=data["byes"],
+            reason=data["reason"],
         )
-        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/start", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<round_number>[0-9]{1,6})/start",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def start_round(self, request, slug=None, round_number=None):
         """Start a paired round's Snakepit matches (tournaments whose `rounds_start` is "on_organiser")."""
-        started = services.tournament_round_start(slug=slug, user=request.user, round_number=int(round_number))
+        started = services.tournament_round_start(
+            slug=slug, user=request.user, round_number=int(round_number)
+        )
         return Response({"started": started})
 
     @extend_schema(request=CloseRoundSerializer, responses=OpenApiTypes.OBJECT)
-    @action(detail=True, methods=["post"], url_path=r"rounds/(?P<round_number>[0-9]{1,6})/close", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"rounds/(?P<round_number>[0-9]{1,6})/close",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def close_round(self, request, slug=None, round_number=None):
         """Past the round's end time, close its open tables by rule: "draw" or "both_lose"."""
         closed = services.tournament_round_close(
-            slug=slug, user=request.user, round_number=int(round_number), rule=self._body(CloseRoundSerializer)["rule"]
+            slug=slug,
+            user=request.user,
+            round_number=int(round_number),
+            rule=self._body(CloseRoundSerializer)["rule"],
         )
         return Response({"closed": closed})
 
-    @extend_schema(request=WebhookSerializer, responses={200: WebhookSerializer(many=True), 201: WebhookSerializer}, extensions=errors(403))
-    @action(detail=True, methods=["get", "post"], pagination_class=None, permission_classes=[permissions.IsAuthenticated])
+    @extend_schema(
+        request=WebhookSerializer,
+        responses={200: WebhookSerializer(many=True), 201: WebhookSerializer},
+        extensions=errors(403),
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        pagination_class=None,
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def webhooks(self, request, slug=None):
         """The organiser's webhooks with their latest deliveries; POST registers one and shows its
         signing secret, once."""
         tournament = self._tournament(slug)
         if not (request.user.is_staff or tournament.organiser_id == request.user.pk):
-            return Response({"code": "tournament/not_organiser", "detail": "only the organiser (or staff) sees the webhooks"}, status=403)
+            return Response(
+                {
+                    "code": "tournament/not_organiser",
+                    "detail": "only the organiser (or staff) sees the webhooks",
+                },
+                status=403,
+            )
         if request.method == "POST":
             data = self._body(WebhookSerializer)
-            webhook = services.tournament_webhook_add(slug=slug, user=request.user, url=data["url"], events=data["events"])
-            return Response({**WebhookSerializer(webhook).data, "secret": webhook.secret}, status=status.HTTP_201_CREATED)
+            webhook = services.tournament_webhook_add(
+                slug=slug, user=request.user, url=data["url"], events=data["events"]
+            )
+            return Response(
+                {**WebhookSerializer(webhook).data, "secret": webhook.secret}, status=status.HTTP_201_CREATED
+            )
         return Response(WebhookSerializer(tournament.webhooks.all(), many=True).data)
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: TournamentSerializer})
-    @action(detail=False, methods=["post"], url_path="import", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=False, methods=["post"], url_path="import", permission_classes=[permissions.IsAuthenticated]
+    )
     def import_log(self, request):
         """Import another instance's JSON export; its log replays here to the same standings."""
         tournament = services.tournament_import(user=request.user, data=request.data)
@@ -436,7 +620,9 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def tables_csv(self, request, slug=None):
         """Every pairing as CSV: round, table, seats, status, result."""
         tournament = self._tournament(slug)
-        return _download(exports.pairings_csv(tournament), "text/csv; charset=utf-8", f"{tournament.slug}-pairings.csv")
+        return _download(
+            exports.pairings_csv(tournament), "text/csv; charset=utf-8", f"{tournament.slug}-pairings.csv"
+        )
 
     @extend_schema(responses={(200, "text/plain"): str}, extensions=errors(409))
     @action(detail=True, methods=["get"], url_path="export/trf")
@@ -444,8 +630,12 @@ class TournamentViewSet(viewsets.GenericViewSet):
         """A Swiss in FIDE's TRF16 format."""
         tournament, rows = self._standing_rows(slug)
         if tournament.format != "swiss":
-            return Response({"code": "export/not_swiss", "detail": "TRF describes Swiss tournaments"}, status=409)
-        return _download(exports.tournament_trf(tournament, rows), "text/plain; charset=utf-8", f"{tournament.slug}.trf")
+            return Response(
+                {"code": "export/not_swiss", "detail": "TRF describes Swiss tournaments"}, status=409
+            )
+        return _download(
+            exports.tournament_trf(tournament, rows), "text/plain; charset=utf-8", f"{tournament.slug}.trf"
+        )
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["get"], url_path="export/json")
@@ -467,11 +657,22 @@ class TournamentViewSet(viewsets.GenericViewSet):
         names = exports.player_names(tournament)
         view["names"] = {p: names.get(p, p) for p in view["players"]}
         view["events"] = [
-            {"seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": e.created_at,
-             "actor": e.actor.get_username() if e.actor_id else None}
-            for e in tournament.events.filter(payload__match_key=match_key).select_related("actor").order_by("seq")
+            {
+                "seq": e.seq,
+                "kind": e.kind,
+                "payload": e.payload,
+                "created_at": e.created_at,
+                "actor": e.actor.get_username() if e.actor_id else None,
+            }
+            for e in tournament.events.filter(payload__match_key=match_key)
+            .select_related("actor")
+            .order_by("seq")
         ]
-        view["matches"] = list(tournament.matches.filter(match_key=match_key).order_by("game_number").values_list("match_id", flat=True))
+        view["matches"] = list(
+            tournament.matches.filter(match_key=match_key)
+            .order_by("game_number")
+            .values_list("match_id", flat=True)
+        )
         return Response(view)
 
     @extend_schema(request=RegisterSerializer, responses={201: TournamentEntrySerializer})
@@ -479,15 +680,23 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def register(self, request, slug=None):
         data = self._body(RegisterSerializer)
         entry = services.tournament_register(
-            slug=slug, user=request.user, bot=data.get("bot", ""), deck_share_id=data.get("deck"), seed=data.get("seed"),
+            slug=slug,
+            user=request.user,
+            bot=data.get("bot", ""),
+            deck_share_id=data.get("deck"),
+            seed=data.get("seed"),
             username=data.get("username"),
         )
         return Response(TournamentEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PlayerSerializer, responses=TournamentEntrySerializer)
-    @action(detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True, methods=["post"], url_path="check-in", permission_classes=[permissions.IsAuthenticated]
+    )
     def check_in(self, request, slug=None):
-        entry = services.tournament_check_in(slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player"))
+        entry = services.tournament_check_in(
+            slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player")
+        )
         entry.refresh_from_db()
         return Response(TournamentEntrySerializer(entry).data)
 
@@ -505,17 +714,25 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @extend_schema(request=PlayerSerializer, responses=TournamentEntrySerializer)
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def drop(self, request, slug=None):
-        entry = services.tournament_drop(slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player"))
+        entry = services.tournament_drop(
+            slug=slug, user=request.user, player=self._body(PlayerSerializer).get("player")
+        )
         entry.refresh_from_db()
         return Response(TournamentEntrySerializer(entry).data)
 
     @extend_schema(responses=TournamentEntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def entries(self, request, slug=None):
-        return Response(TournamentEntrySerializer(self._tournament(slug).entries.select_related("user", "tournament", "deck_version__deck"), many=True).data)
+        return Response(
+            TournamentEntrySerializer(
+                self._tournament(slug).entries.select_related("user", "tournament", "deck_version__deck"),
+                many=True,
+            ).data
+        )
 
     @extend_schema(
-        parameters=[OpenApiParameter("round", int), OpenApiParameter("status", str)], responses=TableSerializer(many=True)
+        parameters=[OpenApiParameter("round", int), OpenApiParameter("status", str)],
+        responses=TableSerializer(many=True),
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def tables(self, request, slug=None):
@@ -528,21 +745,27 @@ class TournamentViewSet(viewsets.GenericViewSet):
         if request.query_params.get("status"):
             tables = tables.filter(status=request.query_params["status"])
         matches: dict[str, list[int]] = {}
-        for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list("match_key", "match_id"):
+        for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list(
+            "match_key", "match_id"
+        ):
             matches.setdefault(key, []).append(match_id)
         tables = sorted(tables, key=lambda t: (t.round, exports.natural_key(t.match_key)))
         rows = TableSerializer(tables, many=True, context={"matches": matches}).data
         # A table still open past its round's end time is flagged for the organiser.
         ends = {
             number: ends_at
-            for number, ends_at in tournament.events.filter(kind="round_paired").values_list("payload__round", "payload__ends_at")
+            for number, ends_at in tournament.events.filter(kind="round_paired").values_list(
+                "payload__round", "payload__ends_at"
+            )
             if ends_at
         }
         now = timezone.now()
         for row in rows:
             ends_at = ends.get(row["round"])
             row["ends_at"] = ends_at
-            row["overdue"] = bool(ends_at and row["status"] != "decided" and now >= datetime.fromisoformat(ends_at))
+            row["overdue"] = bool(
+                ends_at and row["status"] != "decided" and now >= datetime.fromisoformat(ends_at)
+            )
         return Response(rows)
 
     @extend_schema(responses={200: ANY_OBJECTS})
@@ -552,9 +775,14 @@ class TournamentViewSet(viewsets.GenericViewSet):
         a held round (rounds_start "on_organiser") also shows `started_at`, null until it starts."""
         tournament = self._tournament(slug)
         rounds = [event.payload for event in tournament.events.filter(kind="round_paired").order_by("seq")]
-        if tournament.rounds_start == Tournament.RoundsStart.ON_ORGANISER and tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
+        if (
+            tournament.rounds_start == Tournament.RoundsStart.ON_ORGANISER
+            and tournament.result_mode == Tournament.ResultMode.SNAKEPIT
+        ):
             # A held round shows whether it has started: until then it can be re-paired.
-            started = dict(tournament.events.filter(kind="round_started").values_list("payload__round", "created_at"))
+            started = dict(
+                tournament.events.filter(kind="round_started").values_list("payload__round", "created_at")
+            )
             rounds = [{**payload, "started_at": started.get(payload["round"])} for payload in rounds]
         return Response(rounds)
 
@@ -564,7 +792,10 @@ class TournamentViewSet(viewsets.GenericViewSet):
         """The elimination stage as a tree: matches, slots, and who feeds which slot."""
         tree = lifecycle.bracket(selectors.tournament_head(self._tournament(slug)).state)
         if tree is None:
-            return Response({"code": "tournament/no_bracket", "detail": "this tournament has no bracket stage (yet)"}, status=404)
+            return Response(
+                {"code": "tournament/no_bracket", "detail": "this tournament has no bracket stage (yet)"},
+                status=404,
+            )
         return Response(tree)
 
     def _standing_rows(self, slug) -> tuple[Tournament, list[dict]]:
@@ -598,45 +829,99 @@ class TournamentViewSet(viewsets.GenericViewSet):
         tournament = self._tournament(slug)
         return Response(
             [
-                {"seq": event.seq, "kind": event.kind, "payload": event.payload, "created_at": event.created_at,
-                 "actor": event.actor.get_username() if event.actor_id else None}
+                {
+                    "seq": event.seq,
+                    "kind": event.kind,
+                    "payload": event.payload,
+                    "created_at": event.created_at,
+                    "actor": event.actor.get_username() if event.actor_id else None,
+                }
                 for event in tournament.events.select_related("actor").order_by("seq")
             ]
         )
 
     @extend_schema(request=ReportSerializer, responses={201: RecordedEventSerializer})
-    @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/report", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/report",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def report(self, request, slug=None, match_key=None):
         """A player reports a table's result; another player of the table confirms or disputes it."""
         data = self._body(ReportSerializer)
         event = services.tournament_report(
-            slug=slug, user=request.user, match_key=match_key, ranks=data["ranks"], games=data.get("games"), player=data.get("player")
+            slug=slug,
+            user=request.user,
+            match_key=match_key,
+            ranks=data["ranks"],
+            games=data.get("games"),
+            player=data.get("player"),
         )
-        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=PlayerSerializer, responses={201: RecordedEventSerializer})
-    @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/confirm", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/confirm",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def confirm(self, request, slug=None, match_key=None):
-        event = services.tournament_confirm(slug=slug, user=request.user, match_key=match_key, player=self._body(PlayerSerializer).get("player"))
-        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+        event = services.tournament_confirm(
+            slug=slug,
+            user=request.user,
+            match_key=match_key,
+            player=self._body(PlayerSerializer).get("player"),
+        )
+        return Response(
+            {"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=DisputeSerializer, responses={201: RecordedEventSerializer})
-    @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/dispute", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/dispute",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def dispute(self, request, slug=None, match_key=None):
         data = self._body(DisputeSerializer)
-        event = services.tournament_dispute(slug=slug, user=request.user, match_key=match_key, reason=data["reason"], player=data.get("player"))
-        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+        event = services.tournament_dispute(
+            slug=slug,
+            user=request.user,
+            match_key=match_key,
+            reason=data["reason"],
+            player=data.get("player"),
+        )
+        return Response(
+            {"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=CorrectSerializer, responses={201: RecordedEventSerializer})
-    @action(detail=True, methods=["post"], url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/correct", permission_classes=[permissions.IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"tables/(?P<match_key>[A-Za-z0-9_-]+)/correct",
+        permission_classes=[permissions.IsAuthenticated],
+    )
     def correct(self, request, slug=None, match_key=None):
         """The organiser settles a dispute or corrects any result; earlier reports stay in the log."""
         data = self._body(CorrectSerializer)
         event = services.tournament_correct(
-            slug=slug, user=request.user, match_key=match_key, ranks=data["ranks"], games=data.get("games"), reason=data["reason"],
+            slug=slug,
+            user=request.user,
+            match_key=match_key,
+            ranks=data["ranks"],
+            games=data.get("games"),
+            reason=data["reason"],
             forfeit=data["forfeit"],
         )
-        return Response({"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"seq": event.seq, "kind": event.kind, "payload": event.payload}, status=status.HTTP_201_CREATED
+        )
 
 
 def _download(text: str, content_type: str, filename: str) -> HttpResponse:
@@ -652,7 +937,14 @@ def _standings_csv(tournament: Tournament, rows: list[dict]) -> HttpResponse:
     writer.writerow(["rank", "player", "name", "points", *codes, "dropped"])
     for row in rows:
         writer.writerow(
-            [row["rank"], row["player"], row["name"], row.get("points"), *(row.get("tiebreaks", {}).get(code) for code in codes), row.get("dropped", False)]
+            [
+                row["rank"],
+                row["player"],
+                row["name"],
+                row.get("points"),
+                *(row.get("tiebreaks", {}).get(code) for code in codes),
+                row.get("dropped", False),
+            ]
         )
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'

@@ -16,10 +16,18 @@ for module in (games, matches, challenges, decks, ratings, tournaments, bots):
 
 urlpatterns = [
     path("", include(router.urls)),
-    path("auth/", include(([
-        path("login/", ThrottledLoginView.as_view(), name="login"),
-        path("logout/", LogoutView.as_view(), name="logout"),
-    ], "rest_framework"))),
+    path(
+        "auth/",
+        include(
+            (
+                [
+                    path("login/", ThrottledLoginView.as_view(), name="login"),
+                    path("logout/", LogoutView.as_view(), name="logout"),
+                ],
+                "rest_framework",
+            )
+        ),
+    ),
     path("auth/token/", ThrottledObtainAuthToken.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -23,4 +23,6 @@ def quota_check(user, *, name: str, current: int, what: str) -> None:
         return
     allowed = settings.SNAKEPIT_QUOTAS[name]
     if current >= allowed:
-        raise OverQuota(f"you have {current} {what}; the most one user may have is {allowed}", code=f"quota/{name}")
+        raise OverQuota(
+            f"you have {current} {what}; the most one user may have is {allowed}", code=f"quota/{name}"
+        )

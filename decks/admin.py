@@ -39,8 +39,19 @@ class DeckVersionAdmin(ReadOnlyAdmin):
     search_fields = ("deck__share_id", "deck__owner__username")
     list_select_related = ("deck",)
     readonly_fields = (
-        "deck", "number", "format", "catalogue_version", "gunslinger", "cards", "source_text", "legal",
-        "violations", "ban_list_version", "frozen_at", "frozen_for", "created_at",
+        "deck",
+        "number",
+        "format",
+        "catalogue_version",
+        "gunslinger",
+        "cards",
+        "source_text",
+        "legal",
+        "violations",
+        "ban_list_version",
+        "frozen_at",
+        "frozen_for",
+        "created_at",
     )
 
 
@@ -53,6 +64,14 @@ class BanListAdmin(ReadOnlyAdmin):
     search_fields = ("version", "notes")
     list_select_related = ("published_by",)
     readonly_fields = (
-        "format", "version", "effective_at", "banned", "restricted", "max_restricted", "notes", "published_by",
-        "published_at", "applied_at",
+        "format",
+        "version",
+        "effective_at",
+        "banned",
+        "restricted",
+        "max_restricted",
+        "notes",
+        "published_by",
+        "published_at",
+        "applied_at",
     )

@@ -56,6 +56,7 @@ MAX_TEXT_LENGTH = 10_000
 MAX_ENTRIES = 100
 MAX_ENTRY_LENGTH = 100
 
+
 class Malformed(ApplicationError):
     """The request is not a deck one can check: 400, whatever the rules would say."""
 
@@ -99,7 +100,12 @@ class DeckCheckResult:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {"legal": self.legal, "violations": self.violations, "warnings": self.warnings, "deck": self.deck()}
+        return {
+            "legal": self.legal,
+            "violations": self.violations,
+            "warnings": self.warnings,
+            "deck": self.deck(),
+        }
 
 
 def catalogue_get() -> Catalogue:
@@ -113,7 +119,9 @@ def format_get(*, key: str, status: int = 400, at: datetime | None = None) -> Fo
     found = formats.get(key)
     if found is None:
         wanted = name_key(str(key))
-        found = next((fmt for fmt in formats.values() if wanted in (name_key(fmt.key), name_key(fmt.name))), None)
+        found = next(
+            (fmt for fmt in formats.values() if wanted in (name_key(fmt.key), name_key(fmt.name))), None
+        )
     if found is None:
         raise ApplicationError(
             f"no format {key!r}; known: {', '.join(sorted(formats))}",
@@ -285,7 +293,11 @@ def deck_check(
         # (a few microseconds) so that text problems merge exactly as the library merges them.
         check = check_deck_text(catalogue, fmt, text)
         return DeckCheckResult(
-            check, catalogue.version, source_text=text, meta=dict(parsed.meta), ban_list_version=fmt.ban_list_version
+            check,
+            catalogue.version,
+            source_text=text,
+            meta=dict(parsed.meta),
+            ban_list_version=fmt.ban_list_version,
         )
     if cards is None:
         raise Malformed(
@@ -310,7 +322,9 @@ def deck_check(
 def deck_cards_check(fmt: Format, gunslinger: str | None, cards: list[str]) -> DeckCheckResult:
     catalogue = catalogue_get()
     return DeckCheckResult(
-        check_deck(catalogue, fmt, gunslinger, cards), catalogue.version, ban_list_version=fmt.ban_list_version
+        check_deck(catalogue, fmt, gunslinger, cards),
+        catalogue.version,
+        ban_list_version=fmt.ban_list_version,
     )
 
 
@@ -433,7 +447,11 @@ def deck_version_diff(*, old: DeckVersion, new: DeckVersion) -> dict[str, Any]:
     }
     for field_name in ("gunslinger", "format", "legal"):
         was, now = getattr(old, field_name), getattr(new, field_name)
-        changes[field_name] = {"from": was if was != "" else None, "to": now if now != "" else None, "changed": was != now}
+        changes[field_name] = {
+            "from": was if was != "" else None,
+            "to": now if now != "" else None,
+            "changed": was != now,
+        }
     return changes
 
 

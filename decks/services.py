@@ -40,7 +40,6 @@ SHARE_ID_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
 SHARE_ID_LENGTH = 10
 
 
-
 # -- writes ---------------------------------------------------------------------------------------
 
 
@@ -156,7 +155,9 @@ def deck_update(
         result = deck_version_recheck(current, format_get(key=format_key))
     fields = _version_fields(result)
     unchanged = all(
-        getattr(current, key) == value for key, value in fields.items() if key not in ("legal", "violations", "ban_list_version")
+        getattr(current, key) == value
+        for key, value in fields.items()
+        if key not in ("legal", "violations", "ban_list_version")
     )
     if name is not None:
         deck.name = _clean_name(name)
@@ -239,10 +240,14 @@ def ban_list_publish(
         )
     except CatalogueError as error:
         raise Malformed(str(error), code="ban_list/invalid") from None
-    if version == load_formats(catalogue_get())[fmt.key].ban_list_version or BanList.objects.filter(
-        format=fmt.key, version=version
-    ).exists():
-        raise Conflict(f"{fmt.key} already has a ban list {version!r}; publish a new version", code="ban_list/version_taken")
+    if (
+        version == load_formats(catalogue_get())[fmt.key].ban_list_version
+        or BanList.objects.filter(format=fmt.key, version=version).exists()
+    ):
+        raise Conflict(
+            f"{fmt.key} already has a ban list {version!r}; publish a new version",
+            code="ban_list/version_taken",
+        )
     row = BanList.objects.create(
         format=fmt.key,
         version=checked.version,
@@ -266,10 +271,16 @@ def ban_lists_take_effect(*, now=None) -> list[BanList]:
     Each list is applied once: its row is locked and marked in the same transaction."""
     now = now or timezone.now()
     applied = []
-    due = BanList.objects.filter(applied_at__isnull=True, effective_at__lte=now).order_by("effective_at", "id")
+    due = BanList.objects.filter(applied_at__isnull=True, effective_at__lte=now).order_by(
+        "effective_at", "id"
+    )
     for pk in list(due.values_list("pk", flat=True)):
         with transaction.atomic():
-            row = BanList.objects.select_for_update(skip_locked=True).filter(pk=pk, applied_at__isnull=True).first()
+            row = (
+                BanList.objects.select_for_update(skip_locked=True)
+                .filter(pk=pk, applied_at__isnull=True)
+                .first()
+            )
             if row is None:
                 continue
             illegal = _recheck_under(row, at=now)
@@ -288,7 +299,9 @@ def _recheck_under(row: BanList, *, at) -> list[dict[str, Any]]:
     fmt = format_get(key=row.format, at=at)
     if fmt.ban_list_version != row.version:  # a later list already rules: it will be applied itself
         return []
-    current_numbers = DeckVersion.objects.filter(deck=OuterRef("deck_id")).order_by("-number").values("number")[:1]
+    current_numbers = (
+        DeckVersion.objects.filter(deck=OuterRef("deck_id")).order_by("-number").values("number")[:1]
+    )
     versions = (
         DeckVersion.objects.filter(format=row.format)
         .annotate(current_number=Subquery(current_numbers))

@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 from engines.errors import IllegalAction
 
@@ -41,15 +42,15 @@ class ChanceRequest:
     size: int = 0  # shuffle: cards in the pile; choice: options to pick from
 
     @classmethod
-    def dice(cls, label: str, *, count: int, sides: int = 6) -> "ChanceRequest":
+    def dice(cls, label: str, *, count: int, sides: int = 6) -> ChanceRequest:
         return cls(kind="dice", label=label, count=count, sides=sides)
 
     @classmethod
-    def shuffle(cls, label: str, *, size: int) -> "ChanceRequest":
+    def shuffle(cls, label: str, *, size: int) -> ChanceRequest:
         return cls(kind="shuffle", label=label, size=size)
 
     @classmethod
-    def choice(cls, label: str, *, size: int) -> "ChanceRequest":
+    def choice(cls, label: str, *, size: int) -> ChanceRequest:
         return cls(kind="choice", label=label, size=size)
 
     def check(self, outcome: Any) -> None:
@@ -59,7 +60,9 @@ class ChanceRequest:
         if self.kind == "dice":
             values = outcome.get("dice")
             if type(values) is not list or len(values) != self.count:
-                raise IllegalAction(f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range")
+                raise IllegalAction(
+                    f"expected {self.count} dice of 1..{self.sides}", code="chance/out_of_range"
+                )
             for value in values:
                 if type(value) is not int or not 1 <= value <= self.sides:
                     raise IllegalAction(

@@ -9,8 +9,9 @@ revealed, defaulted and mixed in, in `engines.entropy`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from engines.chance import draw, seed_commitment
 from engines.entropy import Contributions
@@ -79,7 +80,9 @@ def verify_log(
             try:
                 contributions.apply(event.seat, dict(event.payload))
             except IllegalAction as failure:
-                problems.append(f"event {seq}: the entropy step is refused ({failure.code}: {failure.detail})")
+                problems.append(
+                    f"event {seq}: the entropy step is refused ({failure.code}: {failure.detail})"
+                )
                 break
             continue
         if event.kind not in ("action", "chance", "forfeit"):
@@ -97,7 +100,9 @@ def verify_log(
                 break
             expected = draw(key, seq, request)
             if dict(event.payload) != expected:
-                problems.append(f"event {seq}: chance outcome {dict(event.payload)} is not the seed's {expected}")
+                problems.append(
+                    f"event {seq}: chance outcome {dict(event.payload)} is not the seed's {expected}"
+                )
             checked += 1
         result = replay_from(game, state, [event])
         if not result.ok:
@@ -108,7 +113,12 @@ def verify_log(
     if (outcome.to_json() if outcome else None) != recorded_outcome:
         problems.append("the replayed outcome differs from the recorded one")
     return Verification(
-        not problems, seed.hex(), commitment, checked, replayed, tuple(problems),
+        not problems,
+        seed.hex(),
+        commitment,
+        checked,
+        replayed,
+        tuple(problems),
         entropy="contributed" if contributed else "server",
         parts=tuple(contributions.parts) if contributions else (),
         lapsed=tuple(sorted(contributions.lapsed.items())) if contributions else (),

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Generic, Literal, Mapping, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction, InvalidOptions, InvalidSeats
@@ -57,9 +58,13 @@ class OptionSpec:
                 f"option {self.name!r} is one of {list(self.choices)}", code="options/not_a_choice"
             )
         if self.minimum is not None and value < self.minimum:
-            raise InvalidOptions(f"option {self.name!r} is at least {self.minimum}", code="options/out_of_range")
+            raise InvalidOptions(
+                f"option {self.name!r} is at least {self.minimum}", code="options/out_of_range"
+            )
         if self.maximum is not None and value > self.maximum:
-            raise InvalidOptions(f"option {self.name!r} is at most {self.maximum}", code="options/out_of_range")
+            raise InvalidOptions(
+                f"option {self.name!r} is at most {self.maximum}", code="options/out_of_range"
+            )
         return value
 
     def describe(self) -> dict[str, Any]:
@@ -97,7 +102,9 @@ class GameSpec:
         known = {option.name: option for option in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise InvalidOptions(f"unknown option(s) for {self.key}: {', '.join(unknown)}", code="options/unknown")
+            raise InvalidOptions(
+                f"unknown option(s) for {self.key}: {', '.join(unknown)}", code="options/unknown"
+            )
         return {name: option.check(given.get(name, option.default)) for name, option in known.items()}
 
     def check_seat_count(self, seats: int) -> None:
@@ -141,23 +148,23 @@ class Decision:
     prompt: str = ""  # a short machine label for the moment: "throw", "continue_or_bow_out", ...
 
     @classmethod
-    def turn(cls, seat: int, prompt: str) -> "Decision":
+    def turn(cls, seat: int, prompt: str) -> Decision:
         return cls("turn", frozenset({seat}), prompt)
 
     @classmethod
-    def simultaneous(cls, seats: frozenset[int] | set[int], prompt: str) -> "Decision":
+    def simultaneous(cls, seats: frozenset[int] | set[int], prompt: str) -> Decision:
         return cls("simultaneous", frozenset(seats), prompt)
 
     @classmethod
-    def response(cls, seats: frozenset[int] | set[int], prompt: str) -> "Decision":
+    def response(cls, seats: frozenset[int] | set[int], prompt: str) -> Decision:
         return cls("response", frozenset(seats), prompt)
 
     @classmethod
-    def chance(cls, prompt: str) -> "Decision":
+    def chance(cls, prompt: str) -> Decision:
         return cls("chance", frozenset(), prompt)
 
     @classmethod
-    def over(cls) -> "Decision":
+    def over(cls) -> Decision:
         return cls("over", frozenset(), "over")
 
     def to_json(self) -> dict[str, Any]:
@@ -173,15 +180,15 @@ class Event:
     seat: int | None = None
 
     @classmethod
-    def action(cls, seat: int, action: Action) -> "Event":
+    def action(cls, seat: int, action: Action) -> Event:
         return cls("action", action, seat)
 
     @classmethod
-    def chance_outcome(cls, outcome: Mapping[str, Any]) -> "Event":
+    def chance_outcome(cls, outcome: Mapping[str, Any]) -> Event:
         return cls("chance", outcome, None)
 
     @classmethod
-    def forfeit(cls, seat: int, reason: str) -> "Event":
+    def forfeit(cls, seat: int, reason: str) -> Event:
         return cls("forfeit", {"reason": reason}, seat)
 
 
@@ -194,7 +201,9 @@ class Outcome:
     reason: str
 
     @classmethod
-    def from_scores(cls, scores: tuple[float, ...], reason: str, *, last: frozenset[int] = frozenset()) -> "Outcome":
+    def from_scores(
+        cls, scores: tuple[float, ...], reason: str, *, last: frozenset[int] = frozenset()
+    ) -> Outcome:
         """Rank by score, higher first, equal scores tied; seats in `last` rank below everyone else."""
 
         def key(seat: int) -> tuple[bool, float]:
@@ -313,7 +322,9 @@ class Game(ABC, Generic[S]):
             if seat not in decision.seats:
                 raise IllegalAction(f"seat {seat} is not to act now", code="turn/not_your_turn")
             # `type(...) is str` first: the usual case, without the isinstance call
-            if payload is None or (type(payload.get("type")) is not str and not isinstance(payload.get("type"), str)):
+            if payload is None or (
+                type(payload.get("type")) is not str and not isinstance(payload.get("type"), str)
+            ):
                 raise IllegalAction('an action is a JSON object with a "type"', code="action/malformed")
             self.apply_action(state, seat, payload)
         elif kind == "chance":
@@ -351,7 +362,7 @@ class Game(ABC, Generic[S]):
 
     # --- bots -------------------------------------------------------------------------------------
     @abstractmethod
-    def bots(self) -> Mapping[str, "Bot"]:
+    def bots(self) -> Mapping[str, Bot]:
         """The built-in bots by name; every game has at least `random` (`engines.bots.RandomBot`)."""
 
 

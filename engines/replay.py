@@ -6,8 +6,9 @@ before the bad event, how many events applied, and the typed error, and decides 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Iterable, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engines.errors import IllegalAction
 from engines.protocol import Event, Game

@@ -30,14 +30,29 @@ class MatchAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "seats__user__username", "seats__bot")
     date_hierarchy = "created_at"
     fields = (
-        "game", "engine_version", "status", "options", "outcome", "seed_commitment", "revealed_seed", "entropy",
-        "created_by", "created_at", "finished_at", "event_log",
+        "game",
+        "engine_version",
+        "status",
+        "options",
+        "outcome",
+        "seed_commitment",
+        "revealed_seed",
+        "entropy",
+        "created_by",
+        "created_at",
+        "finished_at",
+        "event_log",
     )
     readonly_fields = fields
     inlines = [MatchSeatInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("seats__user").annotate(event_total=Count("events"))
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("seats__user")
+            .annotate(event_total=Count("events"))
+        )
 
     @admin.display(description="seats")
     def players(self, match: Match) -> str:
@@ -81,7 +96,17 @@ class MatchEventAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "match__game")
     search_fields = ("=match__id",)
     list_select_related = ("match", "actor")
-    fields = ("match", "seq", "kind", "seat", "visible_payload", "schema_version", "actor", "idempotency_key", "created_at")
+    fields = (
+        "match",
+        "seq",
+        "kind",
+        "seat",
+        "visible_payload",
+        "schema_version",
+        "actor",
+        "idempotency_key",
+        "created_at",
+    )
     readonly_fields = fields
 
     @admin.display(description="payload")

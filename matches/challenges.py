@@ -43,7 +43,10 @@ def challenge_create(
     decks = decks or {}
     users = get_user_model()
     challenge = Challenge.objects.create(
-        game=game.spec.key, options=resolved, created_by=created_by, expires_at=timezone.now() + CHALLENGE_LIFETIME
+        game=game.spec.key,
+        options=resolved,
+        created_by=created_by,
+        expires_at=timezone.now() + CHALLENGE_LIFETIME,
     )
     now = timezone.now()
     rows = []
@@ -58,18 +61,29 @@ def challenge_create(
         user = created_by if own else users.objects.filter(username=name).first()
         deck, deck_ref = decks.get(index, (None, None))
         if own and game.spec.needs_deck and deck is None:
-            raise Rejected(f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required")
-        rows.append(ChallengeSeat(
-            challenge=challenge, index=index, invited_name=name, user=user, accepted_at=now if own else None,
-            deck=deck, deck_ref=deck_ref,
-        ))
+            raise Rejected(
+                f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required"
+            )
+        rows.append(
+            ChallengeSeat(
+                challenge=challenge,
+                index=index,
+                invited_name=name,
+                user=user,
+                accepted_at=now if own else None,
+                deck=deck,
+                deck_ref=deck_ref,
+            )
+        )
     ChallengeSeat.objects.bulk_create(rows)
     _start_when_everyone_accepted(challenge)
     return challenge
 
 
 @transaction.atomic
-def challenge_accept(*, challenge_id: int, user, deck: dict | None = None, deck_ref: dict | None = None) -> Challenge:
+def challenge_accept(
+    *, challenge_id: int, user, deck: dict | None = None, deck_ref: dict | None = None
+) -> Challenge:
     """`user` takes their seat; the last acceptance creates the match."""
     challenge = _challenge_for_update(challenge_id, user)
     seat = challenge.seats.filter(user=user, accepted_at__isnull=True).order_by("index").first()

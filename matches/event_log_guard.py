@@ -10,8 +10,8 @@ script) has no such function, so its DELETE fails as well.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 _unsealed = threading.Event()
 

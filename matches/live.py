@@ -52,11 +52,16 @@ class LiveMatch:
     def belongs_to(self, match: Match) -> bool:
         """Whether this is the live state of that match row (not of another that had its key)."""
         return self.match.pk == match.pk and (self.match.created_at, self.match.seed_commitment) == (
-            match.created_at, match.seed_commitment,
+            match.created_at,
+            match.seed_commitment,
         )
 
     def seats_of(self, user) -> list[int]:
-        return [index for index, user_id in enumerate(self.seat_users) if user_id is not None and user_id == user.pk]
+        return [
+            index
+            for index, user_id in enumerate(self.seat_users)
+            if user_id is not None and user_id == user.pk
+        ]
 
 
 _cache: OrderedDict[int, LiveMatch] = OrderedDict()
@@ -64,7 +69,9 @@ _lock = threading.Lock()
 
 
 def live_new(*, match: Match, game: Game, seat_users, seat_bots, state: EngineState) -> LiveMatch:
-    contributions = Contributions(seats=len(seat_users)) if match.entropy == Match.Entropy.CONTRIBUTED else None
+    contributions = (
+        Contributions(seats=len(seat_users)) if match.entropy == Match.Entropy.CONTRIBUTED else None
+    )
     return LiveMatch(match, game, tuple(seat_users), tuple(seat_bots), 0, state, contributions)
 
 
@@ -131,7 +138,10 @@ def _rebuild(match: Match) -> LiveMatch:
     seats = list(match.seats.order_by("index").values_list("user_id", "bot"))
     game = get_game(match.game)
     live = live_new(
-        match=match, game=game, seat_users=[user for user, _ in seats], seat_bots=[bot for _, bot in seats],
+        match=match,
+        game=game,
+        seat_users=[user for user, _ in seats],
+        seat_bots=[bot for _, bot in seats],
         state=game.new_state(seats=len(seats), options=match.options),
     )
     _apply_rows(live, list(match.events.order_by("seq")))
@@ -143,13 +153,15 @@ def _apply_rows(live: LiveMatch, rows: list[MatchEvent]) -> None:
         if row.seq != live.seq + 1:
             raise ApplicationError(
                 f"match {live.match.pk}: the log jumps from event {live.seq} to {row.seq}",
-                code="match/corrupt_log", status=500,
+                code="match/corrupt_log",
+                status=500,
             )
         failure = live_apply_row(live, row)
         if failure is not None:
             raise ApplicationError(
                 f"match {live.match.pk} does not replay: event {row.seq} fails with {failure.code}: {failure.detail}",
-                code="match/corrupt_log", status=500,
+                code="match/corrupt_log",
+                status=500,
             )
         live.seq = row.seq
 

@@ -162,9 +162,13 @@ class Challenge(models.Model):
 
     game = models.CharField(max_length=40)
     options = models.JSONField(default=dict)  # resolved, as a match stores them
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made"
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
-    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
 
@@ -182,7 +186,11 @@ class ChallengeSeat(models.Model):
     index = models.PositiveSmallIntegerField()
     invited_name = models.CharField(max_length=150, blank=True, default="")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="challenge_seats"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenge_seats",
     )
     bot = models.CharField(max_length=40, blank=True, default="")
     accepted_at = models.DateTimeField(null=True, blank=True)
@@ -193,4 +201,6 @@ class ChallengeSeat(models.Model):
 
     class Meta:
         ordering = ["challenge", "index"]
-        constraints = [models.UniqueConstraint(fields=["challenge", "index"], name="challenge_seat_unique_index")]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "index"], name="challenge_seat_unique_index")
+        ]

@@ -121,12 +121,16 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
 
 def event_as_logged(row: MatchEvent) -> Event:
     """A stored event as `engines.fairness.verify_log` reads it: the engine's own, or the store's."""
-    return row.to_engine() if row.is_engine_event else Event(kind=row.kind, payload=row.payload, seat=row.seat)
+    return (
+        row.to_engine() if row.is_engine_event else Event(kind=row.kind, payload=row.payload, seat=row.seat)
+    )
 
 
 def match_verify(match: Match) -> Verification:
     if not match.is_over:
-        raise Conflict("the seed is revealed, and the match verifiable, once it is finished", code="match/not_finished")
+        raise Conflict(
+            "the seed is revealed, and the match verifiable, once it is finished", code="match/not_finished"
+        )
     rows = match.events.order_by("seq")
     return verify_log(
         match_game(match),
@@ -198,9 +202,13 @@ class Reverification:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "match": self.match_id, "game": self.game, "engine_version": self.engine_version,
-            "current_version": self.current_version, "verdict": self.verdict,
-            "recorded_outcome": self.recorded_outcome, "replayed_outcome": self.replayed_outcome,
+            "match": self.match_id,
+            "game": self.game,
+            "engine_version": self.engine_version,
+            "current_version": self.current_version,
+            "verdict": self.verdict,
+            "recorded_outcome": self.recorded_outcome,
+            "replayed_outcome": self.replayed_outcome,
             "failure": self.failure,
         }
 
@@ -224,7 +232,14 @@ def match_reverify(match: Match) -> Reverification:
         failure = "the log ends before the match does"
     verdict = "broken" if failure else ("same" if replayed == match.outcome else "changed")
     return Reverification(
-        match.pk, match.game, match.engine_version, game.spec.version, verdict, match.outcome, replayed, failure
+        match.pk,
+        match.game,
+        match.engine_version,
+        game.spec.version,
+        verdict,
+        match.outcome,
+        replayed,
+        failure,
     )
 
 
@@ -237,7 +252,9 @@ def match_export(match: Match) -> dict[str, Any]:
     each chance event what the engine asked to be drawn (so the draws can be re-derived without the
     rules)."""
     if not match.is_over:
-        raise Conflict("a match is exported once it is over: its seed is secret until then", code="match/not_finished")
+        raise Conflict(
+            "a match is exported once it is over: its seed is secret until then", code="match/not_finished"
+        )
     game = match_game(match)
     seats = list(match.seats.order_by("index").select_related("user"))
     state = game.new_state(seats=len(seats), options=match.options)
@@ -248,7 +265,10 @@ def match_export(match: Match) -> dict[str, Any]:
             if row.kind == MatchEvent.Kind.CHANCE and game.decision(state).kind == "chance":
                 request = game.chance_request(state)
                 entry["request"] = {
-                    "kind": request.kind, "label": request.label, "count": request.count, "sides": request.sides,
+                    "kind": request.kind,
+                    "label": request.label,
+                    "count": request.count,
+                    "sides": request.sides,
                     "size": request.size,
                 }
             if replay_from(game, state, [row.to_engine()]).failure is not None:
@@ -260,8 +280,10 @@ def match_export(match: Match) -> dict[str, Any]:
         "game": match.game,
         "engine_version": match.engine_version,
         "options": match.options,
-        "seats": [{"index": seat.index, "user": seat.user.get_username() if seat.user_id else None, "bot": seat.bot}
-                  for seat in seats],
+        "seats": [
+            {"index": seat.index, "user": seat.user.get_username() if seat.user_id else None, "bot": seat.bot}
+            for seat in seats
+        ],
         "entropy": match.entropy,
         "seed_commitment": match.seed_commitment,
         "seed": bytes(match.seed).hex(),

@@ -8,9 +8,10 @@ Each checks the request against the match's live state and its engine, then appe
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -75,7 +76,9 @@ def _engine_error(error: EngineError) -> ApplicationError:
     return Rejected(error.detail, code=error.code)
 
 
-def game_setup(*, game_key: str, options: dict[str, Any] | None, seats: int | None) -> tuple[Game, dict[str, Any], int]:
+def game_setup(
+    *, game_key: str, options: dict[str, Any] | None, seats: int | None
+) -> tuple[Game, dict[str, Any], int]:
     """The game, its resolved options and a checked seat count (default: the game's minimum), for
     anything that will create matches of it: a match, a ladder, a tournament."""
     try:
@@ -131,16 +134,21 @@ def match_create(
             raise Rejected(f"seat {index} needs exactly one of a user or a bot", code="seat/invalid")
         if spec.bot and spec.bot not in bots:
             raise Rejected(
-                f"{game.spec.name} has no bot {spec.bot!r}; bots: {', '.join(sorted(bots))}", code="seat/unknown_bot"
+                f"{game.spec.name} has no bot {spec.bot!r}; bots: {', '.join(sorted(bots))}",
+                code="seat/unknown_bot",
             )
         if game.spec.needs_deck and spec.user is not None and spec.deck is None:
-            raise Rejected(f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required")
+            raise Rejected(
+                f"seat {index}: {game.spec.name} is played with a saved deck", code="seat/deck_required"
+            )
         if spec.deck is not None and not game.spec.needs_deck:
             raise Rejected(f"{game.spec.name} is played without decks", code="seat/deck_not_needed")
     if all(spec.bot for spec in seats) and not quota_exempt(created_by):
         running = Match.objects.filter(created_by=created_by, status=Match.Status.RUNNING)
         quota_check(
-            created_by, name="bot_matches", what="running matches of bots only",
+            created_by,
+            name="bot_matches",
+            what="running matches of bots only",
             current=running.exclude(seats__user__isnull=False).count(),
         )
     if entropy == "auto":
@@ -162,8 +170,11 @@ def match_create(
         MatchSeat(match=match, index=index, user=spec.user, bot=spec.bot) for index, spec in enumerate(seats)
     )
     live = live_new(
-        match=match, game=game, seat_users=[spec.user.pk if spec.user else None for spec in seats],
-        seat_bots=[spec.bot for spec in seats], state=game.new_state(seats=len(seats), options=resolved),
+        match=match,
+        game=game,
+        seat_users=[spec.user.pk if spec.user else None for spec in seats],
+        seat_bots=[spec.bot for spec in seats],
+        state=game.new_state(seats=len(seats), options=resolved),
     )
     opening = _decks_bring(live, match, seats)
     if bots_play == "auto":
@@ -232,7 +243,8 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
         if earlier is not None:
             if earlier.payload != action or (seat is not None and earlier.seat != seat):
                 raise Rejected(
-                    "this idempotency key was already used for a different action", code="idempotency/key_reused"
+                    "this idempotency key was already used for a different action",
+                    code="idempotency/key_reused",
                 )
             return AppendResult(match=match, event=earlier, replayed=True)
     _refuse_over(match)
@@ -258,7 +270,9 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
     projection_update(live)
     moved_announce(live, actor_seat=seat)
     live_checkin(live)
-    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
+    return AppendResult(
+        match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq)
+    )
 
 
 def entropy_taken_from_people() -> bool:
@@ -328,7 +342,9 @@ def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
     projection_update(live)
     moved_announce(live, actor_seat=seat)
     live_checkin(live)
-    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
+    return AppendResult(
+        match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq)
+    )
 
 
 def seat_specs_from_request(entries: Iterable[dict[str, Any]]) -> list[SeatSpec]:
@@ -366,7 +382,11 @@ def match_void(*, match_id: int, by, reason: str) -> MatchEvent:
                 seq = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
                 actor_id = by.pk if by is not None else None
                 row = MatchEvent.objects.create(
-                    match=match, seq=seq + 1, kind=MatchEvent.Kind.VOID, payload={"reason": reason}, actor_id=actor_id
+                    match=match,
+                    seq=seq + 1,
+                    kind=MatchEvent.Kind.VOID,
+                    payload={"reason": reason},
+                    actor_id=actor_id,
                 )
                 match.status = Match.Status.VOIDED
                 match.finished_at = timezone.now()
@@ -386,7 +406,11 @@ def match_entropy_submit(
     The step closing a window lets the bots reveal and chance play on, in the same transaction."""
     if (commitment is None) == (value is None):
         raise Rejected('send exactly one of "commitment" or "value"', code="entropy/malformed")
-    payload = {"step": "commit", "commitment": commitment} if commitment is not None else {"step": "reveal", "value": value}
+    payload = (
+        {"step": "commit", "commitment": commitment}
+        if commitment is not None
+        else {"step": "reveal", "value": value}
+    )
     for attempt in range(2):
         try:
             with transaction.atomic():
@@ -412,7 +436,9 @@ def match_entropy_step_by_server(*, match_id: int, user, seat: int) -> AppendRes
         return None
     value = bot_entropy_value(match, seat)
     if phase == "commit":
-        return match_entropy_submit(match_id=match_id, user=user, commitment=part_commitment(value), seat=seat)
+        return match_entropy_submit(
+            match_id=match_id, user=user, commitment=part_commitment(value), seat=seat
+        )
     return match_entropy_submit(match_id=match_id, user=user, value=value, seat=seat)
 
 
@@ -433,7 +459,9 @@ def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int
         if seat is None:
             waiting = [index for index in held if index in contributions.awaited()] or held
             if len(waiting) > 1:
-                raise Rejected("you hold several seats here: say which one this is for", code="seat/ambiguous")
+                raise Rejected(
+                    "you hold several seats here: say which one this is for", code="seat/ambiguous"
+                )
             seat = waiting[0]
         try:
             contributions.apply(seat, payload)
@@ -445,8 +473,9 @@ def _entropy_submit(match_id: int, user, payload: dict[str, Any], requested: int
     projection_update(live)
     moved_announce(live, actor_seat=seat)
     live_checkin(live)
-    return AppendResult(match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq))
-
+    return AppendResult(
+        match=match, event=rows[0], appended=rows[1:], snapshot=MatchSnapshot(live.state.clone(), live.seq)
+    )
 
 
 def match_correct(
@@ -469,9 +498,13 @@ def match_correct(
             )
         seq = match.events.order_by("-seq").values_list("seq", flat=True).first() or 0
         row = MatchEvent.objects.create(
-            match=match, seq=seq + 1, kind=MatchEvent.Kind.CORRECTION,
+            match=match,
+            seq=seq + 1,
+            kind=MatchEvent.Kind.CORRECTION,
             payload={
-                "previous_outcome": previous_outcome, "outcome": outcome, "engine_version": engine_version,
+                "previous_outcome": previous_outcome,
+                "outcome": outcome,
+                "engine_version": engine_version,
                 "reason": reason[:200],
             },
         )

@@ -77,7 +77,17 @@ def match_advance(*, match_id: int, chunk: int | None = None) -> int:
 # psycopg's parameter binding, cost several times the database's own work, while PostgreSQL's COPY
 # costs a fifth of it (measured: about 10 against 50 to 67 microseconds of CPU per row). SQLite,
 # whose binding is in C, takes multi-row INSERTs.
-_INSERTED = ("match_id", "seq", "kind", "seat", "payload", "schema_version", "actor_id", "idempotency_key", "created_at")
+_INSERTED = (
+    "match_id",
+    "seq",
+    "kind",
+    "seat",
+    "payload",
+    "schema_version",
+    "actor_id",
+    "idempotency_key",
+    "created_at",
+)
 _ROWS_PER_INSERT = 1000  # SQLite: well under its limit on parameters in one statement
 
 
@@ -90,10 +100,19 @@ def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
     values = []
     for row in rows:
         row.created_at = now
-        values.append((
-            row.match_id, row.seq, row.kind, row.seat, json.dumps(row.payload), row.schema_version,
-            row.actor_id, row.idempotency_key, now,
-        ))
+        values.append(
+            (
+                row.match_id,
+                row.seq,
+                row.kind,
+                row.seat,
+                json.dumps(row.payload),
+                row.schema_version,
+                row.actor_id,
+                row.idempotency_key,
+                now,
+            )
+        )
     table, columns = MatchEvent._meta.db_table, ", ".join(_INSERTED)
     with connection.cursor() as cursor, connection.wrap_database_errors:
         if connection.vendor == "postgresql":
@@ -127,10 +146,17 @@ class NewEvent:
     created_at: datetime | None = None
 
 
-def event_row(match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None) -> NewEvent:
+def event_row(
+    match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None
+) -> NewEvent:
     return NewEvent(
-        match.pk, seq, event.kind, event.seat, dict(event.payload),
-        actor.pk if actor is not None else None, idempotency_key or None,
+        match.pk,
+        seq,
+        event.kind,
+        event.seat,
+        dict(event.payload),
+        actor.pk if actor is not None else None,
+        idempotency_key or None,
     )
 
 
@@ -161,9 +187,14 @@ def _bots_contribute(live: LiveMatch) -> list[NewEvent]:
             if not live.seat_bots[seat]:
                 continue
             value = bot_entropy_value(live.match, seat)
-            payload = {"step": "commit", "commitment": part_commitment(value)} if phase == "commit" else {
-                "step": "reveal", "value": value,
-            }
+            payload = (
+                {"step": "commit", "commitment": part_commitment(value)}
+                if phase == "commit"
+                else {
+                    "step": "reveal",
+                    "value": value,
+                }
+            )
             contributions.apply(seat, payload)
             live.seq += 1
             rows.append(NewEvent(live.match.pk, live.seq, MatchEvent.Kind.ENTROPY, seat, payload))

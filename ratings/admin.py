@@ -19,17 +19,48 @@ from ratings.models import (
 )
 from ratings.services import ladder_schedule_sync
 
-LADDER_OPERATOR_FIELDS = ("name", "is_active", "round_interval_seconds", "move_deadline_seconds", "match_deadline_seconds")
+LADDER_OPERATOR_FIELDS = (
+    "name",
+    "is_active",
+    "round_interval_seconds",
+    "move_deadline_seconds",
+    "match_deadline_seconds",
+)
 
 
 @admin.register(Ladder)
 class LadderAdmin(admin.ModelAdmin):
-    list_display = ("slug", "name", "game", "seats_per_match", "season", "is_active", "round_interval_seconds")
+    list_display = (
+        "slug",
+        "name",
+        "game",
+        "seats_per_match",
+        "season",
+        "is_active",
+        "round_interval_seconds",
+    )
     list_filter = ("game", "is_active", "rating_model", "entry_policy")
     search_fields = ("slug", "name")
-    fields = ("slug", "game", "options", "seats_per_match", "rating_model", "entry_policy", "season",
-              "season_started_at", "season_ends_at", "season_length_days", "carry_over", "provisional_sigma",
-              "inactive_after_days", "no_show_limit", "archived_at", "created_by", "created_at", *LADDER_OPERATOR_FIELDS)
+    fields = (
+        "slug",
+        "game",
+        "options",
+        "seats_per_match",
+        "rating_model",
+        "entry_policy",
+        "season",
+        "season_started_at",
+        "season_ends_at",
+        "season_length_days",
+        "carry_over",
+        "provisional_sigma",
+        "inactive_after_days",
+        "no_show_limit",
+        "archived_at",
+        "created_by",
+        "created_at",
+        *LADDER_OPERATOR_FIELDS,
+    )
     readonly_fields = tuple(field for field in fields if field not in LADDER_OPERATOR_FIELDS)
 
     def has_add_permission(self, request) -> bool:
@@ -46,8 +77,18 @@ class LadderAdmin(admin.ModelAdmin):
 @admin.register(LadderEntry)
 class LadderEntryAdmin(ReadOnlyAdmin):
     list_display = (
-        "ladder", "label", "ordinal", "mu", "sigma", "games", "season", "last_played_at", "paused_reason",
-        "no_shows", "joined_at", "left_at",
+        "ladder",
+        "label",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        "season",
+        "last_played_at",
+        "paused_reason",
+        "no_shows",
+        "joined_at",
+        "left_at",
     )
     list_filter = ("ladder", "ladder__game", "paused_reason")
     search_fields = ("user__username", "bot", "ladder__slug")
@@ -82,7 +123,16 @@ class LadderMatchAdmin(ReadOnlyAdmin):
 
 class RatingChangeInline(ReadOnlyInline):
     model = RatingChange
-    fields = ("entry", "rank", "ordinal_before", "ordinal_after", "mu_before", "mu_after", "sigma_before", "sigma_after")
+    fields = (
+        "entry",
+        "rank",
+        "ordinal_before",
+        "ordinal_after",
+        "mu_before",
+        "mu_after",
+        "sigma_before",
+        "sigma_after",
+    )
 
 
 @admin.register(RatedMatch)

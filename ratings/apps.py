@@ -34,11 +34,18 @@ def _rate_when_finished(sender, match_id: int, **kwargs) -> None:
     try:
         ladder_ratings_apply.delay(ladder_id)
     except Exception:
-        logger.warning("could not queue the rating run of ladder %s (match %s); the sweep will", ladder_id, match_id, exc_info=True)
+        logger.warning(
+            "could not queue the rating run of ladder %s (match %s); the sweep will",
+            ladder_id,
+            match_id,
+            exc_info=True,
+        )
 
 
 def _pause_illegal_decks(sender, format_key: str, illegal: list[dict], **kwargs) -> None:
     """A ban list made these deck versions illegal: their ladder entries leave matchmaking."""
     from ratings.services import entries_pause_for_illegal_decks
 
-    entries_pause_for_illegal_decks(format_key=format_key, deck_version_ids=[row["deck_version_id"] for row in illegal])
+    entries_pause_for_illegal_decks(
+        format_key=format_key, deck_version_ids=[row["deck_version_id"] for row in illegal]
+    )

@@ -31,17 +31,33 @@ def ladder_ratings_recompute(*, ladder_id: int) -> list[dict]:
                 change = changes.get((rated.pk, entry_id))
                 if change is not None:
                     change.rank = rank
-                    change.mu_before, change.sigma_before, change.ordinal_before = old.mu, old.sigma, old.ordinal
+                    change.mu_before, change.sigma_before, change.ordinal_before = (
+                        old.mu,
+                        old.sigma,
+                        old.ordinal,
+                    )
                     change.mu_after, change.sigma_after, change.ordinal_after = new.mu, new.sigma, new.ordinal
         RatingChange.objects.bulk_update(
             list(changes.values()),
-            ["rank", "mu_before", "sigma_before", "ordinal_before", "mu_after", "sigma_after", "ordinal_after"],
+            [
+                "rank",
+                "mu_before",
+                "sigma_before",
+                "ordinal_before",
+                "mu_after",
+                "sigma_after",
+                "ordinal_after",
+            ],
         )
         moved = []
         entries = list(LadderEntry.objects.filter(ladder=ladder).order_by("pk"))
         for entry in entries:
             rating, count = replay.entry_result(entry)
-            if abs(entry.mu - rating.mu) > MOVED or abs(entry.sigma - rating.sigma) > MOVED or entry.games != count:
+            if (
+                abs(entry.mu - rating.mu) > MOVED
+                or abs(entry.sigma - rating.sigma) > MOVED
+                or entry.games != count
+            ):
                 moved.append(
                     {
                         "ladder": ladder.slug,
@@ -53,6 +69,11 @@ def ladder_ratings_recompute(*, ladder_id: int) -> list[dict]:
                         "games": [entry.games, count],
                     }
                 )
-                entry.mu, entry.sigma, entry.ordinal, entry.games = rating.mu, rating.sigma, rating.ordinal, count
+                entry.mu, entry.sigma, entry.ordinal, entry.games = (
+                    rating.mu,
+                    rating.sigma,
+                    rating.ordinal,
+                    count,
+                )
         LadderEntry.objects.bulk_update(entries, ["mu", "sigma", "ordinal", "games"])
     return moved

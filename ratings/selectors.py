@@ -17,7 +17,9 @@ from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound, RatedM
 TOLERANCE = 1e-9
 
 
-def entries_ranked(*, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None) -> QuerySet[LadderEntry]:
+def entries_ranked(
+    *, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None
+) -> QuerySet[LadderEntry]:
     """The leaderboard's entries, best ordinal first (ties: entry id, so pages are stable). Entries
     that left, and entries that have not played for the ladder's `inactive_after_days` (counted from
     their last rated match, or from joining), are left out unless asked for; they come back as soon
@@ -45,7 +47,10 @@ def entry_is_inactive(*, entry: LadderEntry, ladder: Ladder, now=None) -> bool:
 def entry_is_provisional(*, entry: LadderEntry, ladder: Ladder) -> bool:
     """The ladder's provisional rule (skill.is_provisional with its pod size and sigma threshold)."""
     return skill.is_provisional(
-        skill.Skill(entry.mu, entry.sigma), entry.games, seats=ladder.seats_per_match, max_sigma=ladder.provisional_sigma
+        skill.Skill(entry.mu, entry.sigma),
+        entry.games,
+        seats=ladder.seats_per_match,
+        max_sigma=ladder.provisional_sigma,
     )
 
 
@@ -68,8 +73,12 @@ def leaderboard_row(*, entry: LadderEntry, ladder: Ladder, position: int | None,
     }
 
 
-def leaderboard(*, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None) -> list[dict]:
-    entries = entries_ranked(ladder=ladder, include_left=include_left, include_inactive=include_inactive, now=now)
+def leaderboard(
+    *, ladder: Ladder, include_left: bool = False, include_inactive: bool = False, now=None
+) -> list[dict]:
+    entries = entries_ranked(
+        ladder=ladder, include_left=include_left, include_inactive=include_inactive, now=now
+    )
     return [
         leaderboard_row(entry=entry, ladder=ladder, position=position, now=now)
         for position, entry in enumerate(entries, start=1)
@@ -101,7 +110,11 @@ def ladder_to_rate_after(*, match_id: int) -> int | None:
     earlier matches count: two matches finishing at once cannot each defer to the other.
     One run per burst of finishes, decided by one indexed read; a lost run is found by the sweep.
     """
-    row = LadderMatch.objects.filter(match_id=match_id).values_list("round__ladder_id", "match__finished_at").first()
+    row = (
+        LadderMatch.objects.filter(match_id=match_id)
+        .values_list("round__ladder_id", "match__finished_at")
+        .first()
+    )
     if row is None:
         return None
     ladder_id, finished_at = row
@@ -162,12 +175,16 @@ class LadderReplay:
         while self.seasons.get(entry_id, 1) < season:
             self.seasons[entry_id] = self.seasons.get(entry_id, 1) + 1
             if not self.ladder.carry_over:
-                self.ratings[entry_id] = skill.season_reset(self.ratings.get(entry_id, self.initial), initial=self.initial)
+                self.ratings[entry_id] = skill.season_reset(
+                    self.ratings.get(entry_id, self.initial), initial=self.initial
+                )
                 self.games[entry_id] = 0
 
     def matches(self):
         """Each rated match with its seated entries, their ranks, and their ratings before and after."""
-        rated_matches = RatedMatch.objects.filter(ladder=self.ladder).select_related("match", "match__ladder_match")
+        rated_matches = RatedMatch.objects.filter(ladder=self.ladder).select_related(
+            "match", "match__ladder_match"
+        )
         for rated in rated_matches.order_by("pk"):
             seated = rated.match.ladder_match.entries
             ranks = rated.match.outcome["ranks"]
@@ -197,12 +214,20 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
     for rated, seated, _, _, after in replay.matches():
         for entry_id, new in zip(seated, after):
             stored = stored_changes.get((rated.pk, entry_id))
-            if stored is None or abs(stored.mu_after - new.mu) > TOLERANCE or abs(stored.sigma_after - new.sigma) > TOLERANCE:
-                report.disagreements.append(f"{ladder.slug}: match {rated.match_id}, entry {entry_id}: history differs")
+            if (
+                stored is None
+                or abs(stored.mu_after - new.mu) > TOLERANCE
+                or abs(stored.sigma_after - new.sigma) > TOLERANCE
+            ):
+                report.disagreements.append(
+                    f"{ladder.slug}: match {rated.match_id}, entry {entry_id}: history differs"
+                )
         report.matches_rated += 1
     for entry in ladder.entries.all():
         if replay.seasons.get(entry.pk, 0) > entry.season or entry.season > ladder.season:
-            report.disagreements.append(f"{ladder.slug}: entry {entry.pk} is in season {entry.season}, out of order")
+            report.disagreements.append(
+                f"{ladder.slug}: entry {entry.pk} is in season {entry.season}, out of order"
+            )
         expected, games = replay.entry_result(entry)
         if (
             abs(entry.mu - expected.mu) > TOLERANCE
@@ -235,7 +260,9 @@ def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, fl
     """Each user's best ladder ordinal in a game, over all its ladders; users with no entry are left
     out. Tournaments seed by rating through this (settings.SNAKEPIT_SEEDING_RATINGS)."""
     best: dict[int, float] = {}
-    rows = LadderEntry.objects.filter(ladder__game=game_key, user__in=user_ids).values_list("user_id", "ordinal")
+    rows = LadderEntry.objects.filter(ladder__game=game_key, user__in=user_ids).values_list(
+        "user_id", "ordinal"
+    )
     for user_id, ordinal in rows:
         best[user_id] = max(best.get(user_id, float("-inf")), ordinal)
     return best
@@ -264,9 +291,13 @@ def entry_head_to_head(*, entry: LadderEntry) -> QuerySet:
     """The entry's record against each opponent it met in rated matches: games, wins (it finished
     ahead), losses and draws (same rank), over every season; most-met opponents first, then by id.
     One grouped query over the opponents' rating changes in the entry's matches."""
-    own_rank = RatingChange.objects.filter(rated_match=OuterRef("rated_match"), entry=entry).values("rank")[:1]
+    own_rank = RatingChange.objects.filter(rated_match=OuterRef("rated_match"), entry=entry).values("rank")[
+        :1
+    ]
     return (
-        RatingChange.objects.filter(rated_match__in=RatingChange.objects.filter(entry=entry).values("rated_match"))
+        RatingChange.objects.filter(
+            rated_match__in=RatingChange.objects.filter(entry=entry).values("rated_match")
+        )
         .exclude(entry=entry)
         .annotate(own_rank=Subquery(own_rank))
         .values("entry")
@@ -299,11 +330,16 @@ def entry_forfeits(*, entry: LadderEntry) -> list[dict]:
         if seats.get(match_id) == seat:
             reason = str(payload.get("reason", ""))
             counts[reason] = counts.get(reason, 0) + 1
-    return [{"reason": reason, "count": count} for reason, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return [
+        {"reason": reason, "count": count}
+        for reason, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def entry_deck_violations(*, entry: LadderEntry) -> list[dict]:
     """For an entry paused because a ban list made its deck illegal: what its owner must change."""
     if entry.paused_reason != LadderEntry.Pause.DECK_ILLEGAL or entry.deck_version is None:
         return []
-    return deck_version_judged_now(entry.deck_version, format_key=entry.ladder.options.get("format")).violations
+    return deck_version_judged_now(
+        entry.deck_version, format_key=entry.ladder.options.get("format")
+    ).violations

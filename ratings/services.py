@@ -79,29 +79,49 @@ def ladder_create(
 ) -> Ladder:
     game, resolved, seats = game_setup(game_key=game_key, options=options, seats=seats_per_match)
     if rating_model not in skill.MODELS:
-        raise Rejected(f"rating model is one of {', '.join(skill.MODELS)}", code="ladder/unknown_rating_model")
+        raise Rejected(
+            f"rating model is one of {', '.join(skill.MODELS)}", code="ladder/unknown_rating_model"
+        )
     if entry_policy not in Ladder.Entry.values:
-        raise Rejected(f"entry policy is one of {', '.join(Ladder.Entry.values)}", code="ladder/bad_entry_policy")
-    slug = slug or slug_for(name, taken=lambda candidate: Ladder.objects.filter(slug=candidate).exists(), prefix="ladder")
+        raise Rejected(
+            f"entry policy is one of {', '.join(Ladder.Entry.values)}", code="ladder/bad_entry_policy"
+        )
+    slug = slug or slug_for(
+        name, taken=lambda candidate: Ladder.objects.filter(slug=candidate).exists(), prefix="ladder"
+    )
     if not quota_exempt(created_by):
         shortest = settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]
         if round_interval_seconds < shortest:
             raise Rejected(
-                f"a ladder plays a round at most every {shortest} seconds", code="ladder/round_interval_too_short"
+                f"a ladder plays a round at most every {shortest} seconds",
+                code="ladder/round_interval_too_short",
             )
         quota_check(
-            created_by, name="ladders", what="active ladders",
+            created_by,
+            name="ladders",
+            what="active ladders",
             current=Ladder.objects.filter(created_by=created_by, is_active=True).count(),
         )
     if Ladder.objects.filter(slug=slug).exists():
         raise Conflict(f"a ladder {slug!r} exists already", code="ladder/slug_taken")
     ladder = Ladder.objects.create(
-        slug=slug, name=name, game=game.spec.key, options=resolved, seats_per_match=seats,
-        rating_model=rating_model, entry_policy=entry_policy, round_interval_seconds=round_interval_seconds,
-        created_by=created_by, carry_over=carry_over, season_ends_at=season_ends_at,
-        season_length_days=season_length_days, provisional_sigma=provisional_sigma,
-        inactive_after_days=inactive_after_days, no_show_limit=no_show_limit,
-        move_deadline_seconds=move_deadline_seconds, match_deadline_seconds=match_deadline_seconds,
+        slug=slug,
+        name=name,
+        game=game.spec.key,
+        options=resolved,
+        seats_per_match=seats,
+        rating_model=rating_model,
+        entry_policy=entry_policy,
+        round_interval_seconds=round_interval_seconds,
+        created_by=created_by,
+        carry_over=carry_over,
+        season_ends_at=season_ends_at,
+        season_length_days=season_length_days,
+        provisional_sigma=provisional_sigma,
+        inactive_after_days=inactive_after_days,
+        no_show_limit=no_show_limit,
+        move_deadline_seconds=move_deadline_seconds,
+        match_deadline_seconds=match_deadline_seconds,
     )
     ladder_schedule_sync(ladder)
     return ladder
@@ -111,7 +131,9 @@ def ladder_schedule_sync(ladder: Ladder) -> None:
     """Keep the ladder's beat entry (django-celery-beat) in step with its interval and activity."""
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-    every, _ = IntervalSchedule.objects.get_or_create(every=ladder.round_interval_seconds, period=IntervalSchedule.SECONDS)
+    every, _ = IntervalSchedule.objects.get_or_create(
+        every=ladder.round_interval_seconds, period=IntervalSchedule.SECONDS
+    )
     PeriodicTask.objects.update_or_create(
         name=f"ladder round: {ladder.slug}",
         defaults={
@@ -129,7 +151,9 @@ def _ladder_managed(ladder_id: int, by) -> Ladder:
         ladder = Ladder.objects.select_for_update().get(pk=ladder_id)
     except Ladder.DoesNotExist:
         raise NotFound(f"no ladder {ladder_id}", code="ladder/not_found") from None
-    if by is not None and not (by.is_staff or (ladder.created_by_id is not None and ladder.created_by_id == by.pk)):
+    if by is not None and not (
+        by.is_staff or (ladder.created_by_id is not None and ladder.created_by_id == by.pk)
+    ):
         raise Forbidden("only the ladder's organiser or staff may do this", code="ladder/not_organiser")
     return ladder
 
@@ -190,9 +214,18 @@ def ladder_delete(*, ladder_id: int, by=None) -> None:
 
 # What an organiser may change after creation (docs/api.md); everything else is fixed at creation.
 LADDER_EDITABLE = (
-    "name", "round_interval_seconds", "seats_per_match", "deck_format", "move_deadline_seconds",
-    "match_deadline_seconds", "season_ends_at", "season_length_days", "provisional_sigma",
-    "inactive_after_days", "no_show_limit", "carry_over",
+    "name",
+    "round_interval_seconds",
+    "seats_per_match",
+    "deck_format",
+    "move_deadline_seconds",
+    "match_deadline_seconds",
+    "season_ends_at",
+    "season_length_days",
+    "provisional_sigma",
+    "inactive_after_days",
+    "no_show_limit",
+    "carry_over",
 )
 
 
@@ -213,11 +246,17 @@ def ladder_update(*, ladder_id: int, by=None, changes: dict) -> Ladder:
                 raise Rejected(f"{ladder.game} is played without decks", code="ladder/no_deck_format")
             options["format"] = changes.pop("deck_format")
         _, resolved, seats = game_setup(
-            game_key=ladder.game, options=options, seats=changes.pop("seats_per_match", ladder.seats_per_match)
+            game_key=ladder.game,
+            options=options,
+            seats=changes.pop("seats_per_match", ladder.seats_per_match),
         )
         ladder.options, ladder.seats_per_match = resolved, seats
     interval = changes.get("round_interval_seconds")
-    if interval is not None and not quota_exempt(by) and interval < settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]:
+    if (
+        interval is not None
+        and not quota_exempt(by)
+        and interval < settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]
+    ):
         raise Rejected(
             f"a ladder plays a round at most every {settings.SNAKEPIT_QUOTAS['min_round_interval_seconds']} seconds",
             code="ladder/round_interval_too_short",
@@ -234,7 +273,9 @@ def entry_pause(*, entry_id: int, reason: str) -> LadderEntry:
     """Leave an entry out of matchmaking until it is resumed, saying why (LadderEntry.Pause): missed
     matches, a deck no longer legal, an organiser's decision. Its rating and history stay."""
     if reason not in LadderEntry.Pause.values:
-        raise Rejected(f"a pause reason is one of {', '.join(LadderEntry.Pause.values)}", code="entry/bad_pause_reason")
+        raise Rejected(
+            f"a pause reason is one of {', '.join(LadderEntry.Pause.values)}", code="entry/bad_pause_reason"
+        )
     entry = LadderEntry.objects.select_for_update().get(pk=entry_id)
     if entry.paused_reason != reason:
         entry.paused_reason, entry.paused_at = reason, timezone.now()
@@ -247,9 +288,11 @@ def entries_pause_for_illegal_decks(*, format_key: str, deck_version_ids: list[i
     made them illegal: decks' `deck_legality_changed`); returns the entries paused. Their matches
     already begun keep the deck; the owner comes back by joining again with a legal deck."""
     paused = []
-    entries = LadderEntry.objects.filter(
-        deck_version_id__in=deck_version_ids, left_at__isnull=True
-    ).exclude(paused_reason=LadderEntry.Pause.DECK_ILLEGAL).select_related("ladder")
+    entries = (
+        LadderEntry.objects.filter(deck_version_id__in=deck_version_ids, left_at__isnull=True)
+        .exclude(paused_reason=LadderEntry.Pause.DECK_ILLEGAL)
+        .select_related("ladder")
+    )
     for entry in entries:
         if entry.ladder.options.get("format") == format_key:
             entry_pause(entry_id=entry.pk, reason=LadderEntry.Pause.DECK_ILLEGAL)
@@ -325,12 +368,17 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
     deck_version = None
     if deck_share_id:
         # Legal in the ladder's own deck format, under the ban list in effect now.
-        legal = deck_version_for_entry(share_id=deck_share_id, user=user, format_key=ladder.options.get("format"))
+        legal = deck_version_for_entry(
+            share_id=deck_share_id, user=user, format_key=ladder.options.get("format")
+        )
         deck_version = deck_version_freeze(deck_version=legal, purpose=f"ladder {ladder.slug}")
     if entry is not None:
         entry.left_at = None  # a returning competitor keeps its rating and history
         entry.deck_version = deck_version or entry.deck_version
-        if entry.paused_reason in (LadderEntry.Pause.NO_SHOWS, LadderEntry.Pause.DECK_ILLEGAL if deck_version else None):
+        if entry.paused_reason in (
+            LadderEntry.Pause.NO_SHOWS,
+            LadderEntry.Pause.DECK_ILLEGAL if deck_version else None,
+        ):
             entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0  # its owner is back
         entry.save(update_fields=["left_at", "deck_version", "paused_reason", "paused_at", "no_shows"])
         return entry
@@ -372,7 +420,9 @@ def ladder_join_uploaded_bot(
     # A version paused because a ban list made its deck illegal comes back by joining again once the
     # deck is legal (judged below), as a person's entry does with a legal deck.
     on_ladder = ladder.entries.filter(bot_version_id=bot_version_id, left_at__isnull=True).first()
-    if on_ladder is not None and not (on_ladder.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and deck_version):
+    if on_ladder is not None and not (
+        on_ladder.paused_reason == LadderEntry.Pause.DECK_ILLEGAL and deck_version
+    ):
         raise Conflict("this version is already on this ladder", code="entry/already_joined")
     if deck_version is not None:
         judged = deck_version_judged_now(deck_version, format_key=ladder.options.get("format"))
@@ -443,9 +493,9 @@ def ladder_round_create(
         if ladder.season_ends_at is not None and ladder.season_ends_at <= timezone.now():
             return RoundResult(None, [])  # the season is over: the next starts when the sweep closes it
         busy = set()
-        for ids in LadderMatch.objects.filter(round__ladder=ladder, match__status=Match.Status.RUNNING).values_list(
-            "entries", flat=True
-        ):
+        for ids in LadderMatch.objects.filter(
+            round__ladder=ladder, match__status=Match.Status.RUNNING
+        ).values_list("entries", flat=True):
             busy.update(ids)
         free = ladder.entries.filter(left_at__isnull=True, paused_reason="").exclude(pk__in=busy)
         entries = {entry.pk: entry for entry in free.select_related("user", "deck_version")}
@@ -465,7 +515,9 @@ def ladder_round_create(
             ladder.seats_per_match,
             rng=rng,
             recent_opponents=_last_opponents(ladder, entries),
-            sat_out_last_round=[str(entry_id) for entry_id in entries if previous and entry_id not in played_last],
+            sat_out_last_round=[
+                str(entry_id) for entry_id in entries if previous and entry_id not in played_last
+            ],
         )
         if not plan.pods:
             return RoundResult(None, [])
@@ -475,11 +527,15 @@ def ladder_round_create(
             "pods": [pod.explanation for pod in plan.pods],
             "sat_out": [{"entry": int(sit_out.id), "reason": sit_out.reason} for sit_out in plan.sat_out],
         }
-        round_ = LadderRound.objects.create(ladder=ladder, season=ladder.season, number=number, explanation=explanation)
+        round_ = LadderRound.objects.create(
+            ladder=ladder, season=ladder.season, number=number, explanation=explanation
+        )
         matches = []
         for pod in plan.pods:
             # Pods list members strongest first; seat order (who throws first) is drawn instead.
-            seated = rng.sample([entries[int(competitor_id)] for competitor_id in pod.members], len(pod.members))
+            seated = rng.sample(
+                [entries[int(competitor_id)] for competitor_id in pod.members], len(pod.members)
+            )
             match = match_create(
                 game_key=ladder.game,
                 options=ladder.options,
@@ -487,7 +543,9 @@ def ladder_round_create(
                 bots_play=bots_play,
                 # An uploaded bot holds its seat through an account, yet is no person: only a person's
                 # own part of the chance protects anyone, so a table of bots draws from the seed alone.
-                entropy="auto" if any(entry.user_id and not entry.bot_version_id for entry in seated) else "server",
+                entropy="auto"
+                if any(entry.user_id and not entry.bot_version_id for entry in seated)
+                else "server",
             )
             LadderMatch.objects.create(round=round_, match=match, entries=[entry.pk for entry in seated])
             uploaded = {seat: entry.bot_version_id for seat, entry in enumerate(seated)}
@@ -508,7 +566,11 @@ def _seat(entry: LadderEntry) -> SeatSpec:
 def _last_opponents(ladder: Ladder, entries: dict[int, LadderEntry]) -> dict[str, frozenset[str]]:
     """Each entry's opponents in its most recent ladder match (to avoid immediate rematches)."""
     last: dict[str, frozenset[str]] = {}
-    for seated in LadderMatch.objects.filter(round__ladder=ladder).order_by("-pk").values_list("entries", flat=True)[:2000]:
+    for seated in (
+        LadderMatch.objects.filter(round__ladder=ladder)
+        .order_by("-pk")
+        .values_list("entries", flat=True)[:2000]
+    ):
         for entry_id in seated:
             if entry_id in entries and str(entry_id) not in last:
                 last[str(entry_id)] = frozenset(str(other) for other in seated if other != entry_id)
@@ -568,11 +630,19 @@ def _ratings_batch_apply(ladder_id: int, batch: int) -> int:
             if season < ladder.season:
                 late_seasons.add(season)
             for seat, (entry, rank, old, new) in enumerate(zip(seated, ranks, before, after)):
-                change_rows.append(RatingChange(
-                    rated_match=rated, entry=entry, rank=rank,
-                    mu_before=old.mu, sigma_before=old.sigma, ordinal_before=old.ordinal,
-                    mu_after=new.mu, sigma_after=new.sigma, ordinal_after=new.ordinal,
-                ))
+                change_rows.append(
+                    RatingChange(
+                        rated_match=rated,
+                        entry=entry,
+                        rank=rank,
+                        mu_before=old.mu,
+                        sigma_before=old.sigma,
+                        ordinal_before=old.ordinal,
+                        mu_after=new.mu,
+                        sigma_after=new.sigma,
+                        ordinal_after=new.ordinal,
+                    )
+                )
                 _set_skill(entry, new)
                 entry.games += 1
                 entry.last_played_at = max(filter(None, (entry.last_played_at, finished_at)), default=None)
@@ -622,8 +692,16 @@ def _entries_ratings_save(entries) -> None:
             f"UPDATE {quote(table)} SET mu = %s, sigma = %s, ordinal = %s, games = %s, season = %s, "
             "last_played_at = %s, no_shows = %s WHERE id = %s",
             [
-                (entry.mu, entry.sigma, entry.ordinal, entry.games, entry.season, moment(entry.last_played_at),
-                 entry.no_shows, entry.pk)
+                (
+                    entry.mu,
+                    entry.sigma,
+                    entry.ordinal,
+                    entry.games,
+                    entry.season,
+                    moment(entry.last_played_at),
+                    entry.no_shows,
+                    entry.pk,
+                )
                 for entry in entries
             ],
         )
@@ -653,7 +731,9 @@ def ladder_deadlines_enforce(*, now=None) -> list[int]:
     """
     now = now or timezone.now()
     forfeited = []
-    with_people = LadderMatch.objects.filter(match__status=Match.Status.RUNNING, match__seats__user__isnull=False)
+    with_people = LadderMatch.objects.filter(
+        match__status=Match.Status.RUNNING, match__seats__user__isnull=False
+    )
     running = with_people.distinct().select_related("round__ladder", "match").order_by("match_id")
     for ladder_match in running:
         ladder = ladder_match.round.ladder
@@ -682,10 +762,9 @@ def _late_people_forfeit(ladder_match: LadderMatch, ladder: Ladder, now) -> bool
     match = Match.objects.select_for_update().get(pk=ladder_match.match_id)
     if match.is_finished:
         return False
-    head_seq, last_event_at = (
-        MatchEvent.objects.filter(match=match).order_by("-seq").values_list("seq", "created_at").first()
-        or (0, match.created_at)
-    )
+    head_seq, last_event_at = MatchEvent.objects.filter(match=match).order_by("-seq").values_list(
+        "seq", "created_at"
+    ).first() or (0, match.created_at)
     reason = _missed_deadline(ladder, started_at=match.created_at, last_event_at=last_event_at, now=now)
     if reason is None:
         return False
@@ -737,10 +816,17 @@ def _standings(ladder: Ladder, entries) -> list[dict]:
     )
     return [
         {
-            "position": position, "entry": entry.pk, "competitor": entry.label, "mu": entry.mu,
-            "sigma": entry.sigma, "ordinal": entry.ordinal, "games": entry.games,
+            "position": position,
+            "entry": entry.pk,
+            "competitor": entry.label,
+            "mu": entry.mu,
+            "sigma": entry.sigma,
+            "ordinal": entry.ordinal,
+            "games": entry.games,
             "provisional": skill.is_provisional(
-                skill.Skill(entry.mu, entry.sigma), entry.games, seats=ladder.seats_per_match,
+                skill.Skill(entry.mu, entry.sigma),
+                entry.games,
+                seats=ladder.seats_per_match,
                 max_sigma=ladder.provisional_sigma,
             ),
         }
@@ -758,18 +844,28 @@ def _season_standings_refresh(ladder: Ladder, season: int) -> None:
     still = {entry.pk: entry for entry in ladder.entries.select_related("user").filter(season=season)}
     rows = [
         {key: row[key] for key in ("entry", "competitor", "mu", "sigma", "ordinal", "games")}
-        for entry_id, row in closed_with.items() if entry_id not in still
+        for entry_id, row in closed_with.items()
+        if entry_id not in still
     ]
     rows += [
-        {"entry": entry.pk, "competitor": entry.label, "mu": entry.mu, "sigma": entry.sigma,
-         "ordinal": entry.ordinal, "games": entry.games}
-        for entry in still.values() if entry.games > 0
+        {
+            "entry": entry.pk,
+            "competitor": entry.label,
+            "mu": entry.mu,
+            "sigma": entry.sigma,
+            "ordinal": entry.ordinal,
+            "games": entry.games,
+        }
+        for entry in still.values()
+        if entry.games > 0
     ]
     rows.sort(key=lambda row: (-row["ordinal"], row["entry"]))
     for position, row in enumerate(rows, start=1):
         row["position"] = position
         row["provisional"] = skill.is_provisional(
-            skill.Skill(row["mu"], row["sigma"]), row["games"], seats=ladder.seats_per_match,
+            skill.Skill(row["mu"], row["sigma"]),
+            row["games"],
+            seats=ladder.seats_per_match,
             max_sigma=ladder.provisional_sigma,
         )
     archived.standings = rows
@@ -799,7 +895,10 @@ def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> La
         now = now or timezone.now()
         entries = list(ladder.entries.select_related("user").filter(season=ladder.season))
         archived = LadderSeason.objects.create(
-            ladder=ladder, number=ladder.season, started_at=ladder.season_started_at, ended_at=now,
+            ladder=ladder,
+            number=ladder.season,
+            started_at=ladder.season_started_at,
+            ended_at=now,
             standings=_standings(ladder, entries),
         )
         ladder.season += 1
@@ -809,9 +908,9 @@ def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> La
         )
         ladder.save(update_fields=["season", "season_started_at", "season_ends_at"])
         busy = set()
-        for ids in LadderMatch.objects.filter(round__ladder=ladder, match__status=Match.Status.RUNNING).values_list(
-            "entries", flat=True
-        ):
+        for ids in LadderMatch.objects.filter(
+            round__ladder=ladder, match__status=Match.Status.RUNNING
+        ).values_list("entries", flat=True):
             busy.update(ids)
         initial = _initial(ladder)
         moved = [entry for entry in entries if entry.pk not in busy]
@@ -825,7 +924,9 @@ def ladders_seasons_close_due(*, now=None) -> list[int]:
     """Close every season whose `season_ends_at` has passed (beat, every minute); returns ladder ids."""
     now = now or timezone.now()
     closed = []
-    for ladder_id in Ladder.objects.filter(season_ends_at__lte=now, archived_at__isnull=True).values_list("pk", flat=True):
+    for ladder_id in Ladder.objects.filter(season_ends_at__lte=now, archived_at__isnull=True).values_list(
+        "pk", flat=True
+    ):
         if ladder_season_close(ladder_id=ladder_id, now=now, due_by=now) is not None:
             closed.append(ladder_id)
     return closed

@@ -74,9 +74,7 @@ def model_for(name: str) -> Any:
     try:
         model_class = _MODEL_CLASSES[name]
     except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown rating model {name!r}; valid models are: {', '.join(MODELS)}"
-        ) from None
+        raise ValueError(f"unknown rating model {name!r}; valid models are: {', '.join(MODELS)}") from None
     return model_class()
 
 

@@ -19,7 +19,9 @@ def permission_denied(request, exception=None):
 
 
 def csrf_failure(request, reason=""):
-    return error_response(request, 403, "auth/csrf_failed", "The form's CSRF token is missing or wrong; reload the page.")
+    return error_response(
+        request, 403, "auth/csrf_failed", "The form's CSRF token is missing or wrong; reload the page."
+    )
 
 
 def page_not_found(request, exception=None):
@@ -27,7 +29,9 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
-    return error_response(request, 500, "server/error", "Something went wrong on our side; it has been logged.")
+    return error_response(
+        request, 500, "server/error", "Something went wrong on our side; it has been logged."
+    )
 
 
 class RequestLimitsMiddleware:
@@ -47,8 +51,10 @@ class RequestLimitsMiddleware:
             cap = settings.SNAKEPIT_UPLOAD_BODY_BYTES
         if length > cap:
             return error_response(request, 413, "request/too_large", f"The body is over {cap} bytes.")
-        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", "") or "\x00" in request.META.get(
-            "QUERY_STRING", ""
+        if (
+            "\x00" in request.path
+            or "%00" in request.META.get("QUERY_STRING", "")
+            or "\x00" in request.META.get("QUERY_STRING", "")
         ):
             return error_response(request, 400, "request/nul_character", "The URL carries a NUL character.")
         return self.get_response(request)

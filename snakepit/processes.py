@@ -38,7 +38,11 @@ def private_broker(folder: Path) -> Iterator[dict[str, str]]:
     (a 3 s visibility timeout) for processes that are killed on purpose."""
     from snakepit.celery import app
 
-    env = {"DATABASE_URL": database_url(), "CELERY_VISIBILITY_TIMEOUT": "3", "CELERY_UNACKED_RESTORE_INTERVAL": "1"}
+    env = {
+        "DATABASE_URL": database_url(),
+        "CELERY_VISIBILITY_TIMEOUT": "3",
+        "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+    }
     if not settings.CELERY_BROKER_URL.startswith("filesystem://"):
         yield env
         return
@@ -79,8 +83,12 @@ def celery_process(kind: str, env: dict[str, str], log: Path, *extra: str) -> It
         extra = ("--schedule", str(log.with_suffix(".schedule")), "--max-interval=1", *extra)
     with open(log, "ab") as out:
         process = subprocess.Popen(
-            celery_command(kind, "--loglevel=INFO", *extra), cwd=settings.BASE_DIR, env={**os.environ, **env},
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            celery_command(kind, "--loglevel=INFO", *extra),
+            cwd=settings.BASE_DIR,
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         yield process
@@ -135,7 +143,12 @@ def web_setting(name: str) -> int:
 
 
 def web_command(
-    host: str, port: int, *, trusted_proxy: str = "", threads: int | None = None, channel_timeout: int | None = None,
+    host: str,
+    port: int,
+    *,
+    trusted_proxy: str = "",
+    threads: int | None = None,
+    channel_timeout: int | None = None,
 ) -> list[str]:
     """The web server (waitress) for `manage.py up` and the tests, listening on host:port, with
     SNAKEPIT_WEB_THREADS threads and the SNAKEPIT_WEB_* limits unless told otherwise.
@@ -146,7 +159,10 @@ def web_command(
     channel_timeout = channel_timeout or web_setting("SNAKEPIT_WEB_CHANNEL_TIMEOUT")
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     command = [
-        sys.executable, "-m", "waitress", f"--listen={listen}",
+        sys.executable,
+        "-m",
+        "waitress",
+        f"--listen={listen}",
         f"--threads={threads}",
         f"--channel-timeout={channel_timeout}",
         # How often silent connections are looked for: often enough to honour a short timeout.
@@ -154,10 +170,15 @@ def web_command(
         f"--connection-limit={web_setting('SNAKEPIT_WEB_CONNECTION_LIMIT')}",
         f"--max-request-body-size={web_setting('SNAKEPIT_WEB_MAX_BODY_BYTES')}",
         # poll(), not select(): select cannot watch file descriptors past 1024.
-        "--asyncore-use-poll", "--ident=snakepit", "--no-expose-tracebacks",
+        "--asyncore-use-poll",
+        "--ident=snakepit",
+        "--no-expose-tracebacks",
     ]
     if trusted_proxy:
-        command += [f"--trusted-proxy={trusted_proxy}", "--trusted-proxy-headers=x-forwarded-proto x-forwarded-for"]
+        command += [
+            f"--trusted-proxy={trusted_proxy}",
+            "--trusted-proxy-headers=x-forwarded-proto x-forwarded-for",
+        ]
     return [*command, "snakepit.wsgi:application"]
 
 
@@ -185,8 +206,12 @@ def web_process(
     to answer on host:port, stopped on exit."""
     with open(log, "ab") as out:
         process = subprocess.Popen(
-            web_command(host, port, **options), cwd=settings.BASE_DIR, env={**os.environ, **env},
-            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            web_command(host, port, **options),
+            cwd=settings.BASE_DIR,
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         try:
@@ -275,7 +300,7 @@ class Balancer:
         if not backends:
             return []
         self._turn = (self._turn + 1) % len(backends)
-        ordered = backends[self._turn:] + backends[: self._turn]
+        ordered = backends[self._turn :] + backends[: self._turn]
         now = time.monotonic()
         return sorted(ordered, key=lambda backend: self._down_until.get(backend, 0.0) > now)
 
@@ -295,7 +320,8 @@ class Balancer:
             return
         upstream_reader, upstream_writer = upstream
         await asyncio.gather(
-            self._pipe(client_reader, upstream_writer), self._pipe(upstream_reader, client_writer),
+            self._pipe(client_reader, upstream_writer),
+            self._pipe(upstream_reader, client_writer),
         )
 
     @staticmethod

@@ -44,7 +44,9 @@ def _machine_secret_key() -> str:
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or _machine_secret_key()
 # The home page names the demo login only where `manage.py up` created that account and says so.
 SNAKEPIT_SHOW_DEMO_LOGIN = env_flag("SNAKEPIT_SHOW_DEMO_LOGIN")
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
+]
 
 # Behind a TLS-terminating proxy (deploy/README.md): cookies only over HTTPS, HSTS, and plain HTTP
 # redirected. The proxy must set X-Forwarded-Proto, which is then trusted.
@@ -127,7 +129,9 @@ TEMPLATES = [
 
 # --- database -----------------------------------------------------------------------------------
 _default_database_url = "postgres://postgres@127.0.0.1:5432/postgres" if IN_CI else ""
-DATABASE_URL = os.environ.get("DATABASE_URL", _default_database_url) or f"sqlite:///{VAR_DIR / 'snakepit.sqlite3'}"
+DATABASE_URL = (
+    os.environ.get("DATABASE_URL", _default_database_url) or f"sqlite:///{VAR_DIR / 'snakepit.sqlite3'}"
+)
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 SNAKEPIT_DB_POOL_SIZE = int(os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0"))  # PostgreSQL only, below
 SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
@@ -190,9 +194,16 @@ else:
 # ops_records.py) are written by workers and commands and read by the web process: Redis when there is
 # one, else files under var/, never a cache private to one process.
 CACHES["ops"] = (
-    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "snakepit-ops"}
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "snakepit-ops",
+    }
     if REDIS_URL
-    else {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(VAR_DIR / "ops-cache")}
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "ops-cache"),
+    }
 )
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
@@ -233,7 +244,10 @@ CELERY_BEAT_SCHEDULE = {
     "ladders-enforce-deadlines": {"task": "ratings.tasks.ladders_enforce_deadlines", "schedule": 60.0},
     "matches-resume-stalled": {"task": "matches.tasks.matches_resume_stalled", "schedule": 60.0},
     "tournaments-record-missing": {"task": "tournaments.tasks.tournaments_record_missing", "schedule": 60.0},
-    "tournaments-start-due-rounds": {"task": "tournaments.tasks.tournaments_start_due_rounds", "schedule": 60.0},
+    "tournaments-start-due-rounds": {
+        "task": "tournaments.tasks.tournaments_start_due_rounds",
+        "schedule": 60.0,
+    },
     "decks-ban-lists-apply": {"task": "decks.tasks.ban_lists_apply", "schedule": 60.0},
     "bots-resume-stalled": {"task": "bots.tasks.bots_resume_stalled", "schedule": 60.0},
 }
@@ -266,7 +280,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
-        "api.parsers.BoundedJSONParser", "api.parsers.BoundedFormParser", "api.parsers.BoundedMultiPartParser",
+        "api.parsers.BoundedJSONParser",
+        "api.parsers.BoundedFormParser",
+        "api.parsers.BoundedMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
@@ -276,14 +292,17 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Snakepit API",
     "DESCRIPTION": "Matches as append-only event logs, rebuilt by pure rules engines. "
-    "Every 4xx body is {\"code\", \"detail\"}; codes are listed in docs/api.md.",
+    'Every 4xx body is {"code", "detail"}; codes are listed in docs/api.md.',
     "VERSION": "0.1.0",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Enums keep the declaring field's name; the error component, 4xx responses and links come from one hook.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess_schema"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.postprocess_schema",
+    ],
 }
 
 # Requests per client (per user when signed in; staff are exempt), counted in the cache (api/throttles.py).
@@ -331,7 +350,9 @@ SNAKEPIT_BOTS_OVERAGE_MS = int(os.environ.get("SNAKEPIT_BOTS_OVERAGE_MS", "10000
 SNAKEPIT_BOTS_MAX_SOURCE_BYTES = int(os.environ.get("SNAKEPIT_BOTS_MAX_SOURCE_BYTES", str(64 * 1024)))
 SNAKEPIT_BOTS_VERSIONS_PER_DAY = int(os.environ.get("SNAKEPIT_BOTS_VERSIONS_PER_DAY", "20"))
 SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = env_flag("SNAKEPIT_BOTS_ALLOW_UNSANDBOXED")
-SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE = env_flag("SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE")  # HTTP bots on private addresses
+SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE = env_flag(
+    "SNAKEPIT_BOTS_HTTP_ALLOW_PRIVATE"
+)  # HTTP bots on private addresses
 
 LOGGING = {
     "version": 1,

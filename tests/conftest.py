@@ -36,8 +36,12 @@ def pytest_sessionstart(session):
             problems.append(f"CI=true but the database is {database['ENGINE']}, not PostgreSQL")
         else:
             psycopg.connect(
-                host=database["HOST"], port=database["PORT"] or 5432, user=database["USER"],
-                password=database["PASSWORD"] or None, dbname=database["NAME"], connect_timeout=5,
+                host=database["HOST"],
+                port=database["PORT"] or 5432,
+                user=database["USER"],
+                password=database["PASSWORD"] or None,
+                dbname=database["NAME"],
+                connect_timeout=5,
             ).close()
     except Exception as error:  # noqa: BLE001 - any failure to reach it is the message
         problems.append(f"CI=true but PostgreSQL is unreachable: {error}")
@@ -75,7 +79,10 @@ def generous_rates(settings):
 @pytest.fixture
 def users(db, django_user_model):
     """Three players and their API clients' credentials."""
-    return {name: django_user_model.objects.create_user(name, password=f"{name}-password") for name in ("alice", "bob", "carol")}
+    return {
+        name: django_user_model.objects.create_user(name, password=f"{name}-password")
+        for name in ("alice", "bob", "carol")
+    }
 
 
 @pytest.fixture

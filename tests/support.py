@@ -6,7 +6,9 @@ import random
 from typing import NoReturn
 
 
-def act_once(clients_by_seat: dict, match_id: int, rng: random.Random, *, prefer: str | None = None) -> dict | None:
+def act_once(
+    clients_by_seat: dict, match_id: int, rng: random.Random, *, prefer: str | None = None
+) -> dict | None:
     """Let whichever human seat is to decide take one legal action; None when no human is to act."""
     any_client = next(iter(clients_by_seat.values()))
     view = any_client.get(f"/api/matches/{match_id}/view/").json()
@@ -45,16 +47,28 @@ def match_with_people(game: str, seats: list[dict], clients: dict, options: dict
     each other one accepts (with the deck their seat names, where the game needs one). `clients`
     maps usernames to their API clients. Returns the match as the API shows it."""
     creator = clients[seats[0]["user"]]
-    made = creator.post("/api/challenges/", {"game": game, "seats": [
-        seat if seat.get("user") == seats[0]["user"] else {key: seat[key] for key in ("user", "bot") if key in seat}
-        for seat in seats
-    ], "options": options or {}}, format="json")
+    made = creator.post(
+        "/api/challenges/",
+        {
+            "game": game,
+            "seats": [
+                seat
+                if seat.get("user") == seats[0]["user"]
+                else {key: seat[key] for key in ("user", "bot") if key in seat}
+                for seat in seats
+            ],
+            "options": options or {},
+        },
+        format="json",
+    )
     assert made.status_code == 201, made.json()
     challenge = made.json()
     for seat in seats[1:]:
         if "user" in seat and seat["user"] != seats[0]["user"]:
             answer = {key: seat[key] for key in ("deck", "deck_version") if key in seat}
-            response = clients[seat["user"]].post(f"/api/challenges/{challenge['id']}/accept/", answer, format="json")
+            response = clients[seat["user"]].post(
+                f"/api/challenges/{challenge['id']}/accept/", answer, format="json"
+            )
             assert response.status_code == 200, response.json()
             challenge = response.json()
     assert challenge["status"] == "accepted", challenge

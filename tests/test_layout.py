@@ -63,7 +63,9 @@ def import_cycles(edges: nx.DiGraph) -> list[list[str]]:
 
 
 def test_the_cycle_check_finds_a_cycle_behind_three_modules():
-    edges = nx.DiGraph([("a.services", "a.tasks"), ("a.tasks", "a.store"), ("a.store", "a.services"), ("a.x", "a.store")])
+    edges = nx.DiGraph(
+        [("a.services", "a.tasks"), ("a.tasks", "a.store"), ("a.store", "a.services"), ("a.x", "a.store")]
+    )
     cycles = import_cycles(edges)
     assert len(cycles) == 1 and set(cycles[0]) == {"a.services", "a.tasks", "a.store"}
 

@@ -35,7 +35,9 @@ def container(kind: str, name: str) -> dict:
     return by_kind_and_name(kind, name)["spec"]["template"]["spec"]["containers"][0]
 
 
-@pytest.mark.parametrize(("file", "document"), manifests(), ids=lambda value: value if isinstance(value, str) else "")
+@pytest.mark.parametrize(
+    ("file", "document"), manifests(), ids=lambda value: value if isinstance(value, str) else ""
+)
 def test_each_manifest_validates_strictly_against_the_kubernetes_schema(file, document):
     kubernetes_validate.validate(document, latest_version(), strict=True)
 
@@ -49,7 +51,10 @@ def test_the_validation_would_catch_a_mistake():
 
 def test_the_kustomization_lists_every_manifest_and_the_secret_copy():
     listed = yaml.safe_load((KUBERNETES / "kustomization.yaml").read_text())["resources"]
-    present = {path.name for path in KUBERNETES.glob("*.yaml")} - {"kustomization.yaml", "secret.example.yaml"}
+    present = {path.name for path in KUBERNETES.glob("*.yaml")} - {
+        "kustomization.yaml",
+        "secret.example.yaml",
+    }
     # The migration Job is applied on its own before each release; secret.yaml is the operator's copy.
     assert set(listed) == (present - {"migrate-job.yaml"}) | {"secret.yaml"}
 
@@ -84,7 +89,8 @@ def test_only_the_migration_job_holds_the_owners_url():
     secrets = by_kind_and_name("Secret", "snakepit-secrets")["stringData"]
     referenced = {
         ref["valueFrom"]["secretKeyRef"]["key"]
-        for _, document in manifests() if document["kind"] in ("Deployment", "Job")
+        for _, document in manifests()
+        if document["kind"] in ("Deployment", "Job")
         for ref in document["spec"]["template"]["spec"]["containers"][0].get("env", [])
         if "valueFrom" in ref
     }
@@ -111,7 +117,10 @@ def test_the_compose_file_runs_every_part_behind_a_tls_proxy():
     assert set(services) == {"postgres", "pgbouncer", "redis", "migrate", "web", "worker", "beat", "proxy"}
     assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
     assert "DATABASE_OWNER_URL" in services["migrate"]["environment"]
-    assert all("DATABASE_OWNER_URL" not in services[name].get("environment", {}) for name in ("web", "worker", "beat"))
+    assert all(
+        "DATABASE_OWNER_URL" not in services[name].get("environment", {})
+        for name in ("web", "worker", "beat")
+    )
     assert services["beat"]["deploy"]["replicas"] == 1
     assert "/readyz" in " ".join(services["web"]["healthcheck"]["test"])
     assert [name for name, service in services.items() if "ports" in service] == ["proxy"]

@@ -85,8 +85,13 @@ def test_the_shell_check_for_workers_and_beat_exits_by_readiness(tmp_path):
 
     def check(**extra: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, "-m", "snakepit.health"], cwd=root, env={**env, **extra},
-            capture_output=True, text=True, timeout=60, check=False,
+            [sys.executable, "-m", "snakepit.health"],
+            cwd=root,
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
 
     ready = check()

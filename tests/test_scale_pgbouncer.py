@@ -41,7 +41,11 @@ def settings_in_a_fresh_process(**env: str) -> dict:
         " 'no_server_cursors': db.get('DISABLE_SERVER_SIDE_CURSORS', False)}))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "snakepit.settings", **env},
     )
     return json.loads(result.stdout)
@@ -69,7 +73,9 @@ def test_the_deployed_pgbouncer_configuration_pools_by_transaction():
 
 
 def pgbouncer_binary() -> str:
-    found = shutil.which("pgbouncer") or ("/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None)
+    found = shutil.which("pgbouncer") or (
+        "/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None
+    )
     if found:
         return found
     unavailable("PgBouncer is not installed (apt-get install pgbouncer; .ci/run installs it)")
@@ -84,14 +90,21 @@ def pgbouncer(database: dict) -> tuple[int, Path]:
     config = configparser.ConfigParser()
     config.read(DEPLOYED)
     config["databases"] = {"*": f"host={database['HOST'] or '127.0.0.1'} port={database['PORT'] or 5432}"}
-    config["pgbouncer"].update({
-        "listen_addr": "127.0.0.1", "listen_port": str(port), "unix_socket_dir": "",
-        "default_pool_size": str(SERVER_CONNECTIONS), "reserve_pool_size": "0",
-        # The test's server trusts 127.0.0.1; the deployed file's scram-sha-256 needs real secrets.
-        "auth_type": "trust", "auth_file": str(folder / "userlist.txt"),
-        "admin_users": database["USER"], "logfile": str(folder / "pgbouncer.log"),
-        "pidfile": str(folder / "pgbouncer.pid"),
-    })
+    config["pgbouncer"].update(
+        {
+            "listen_addr": "127.0.0.1",
+            "listen_port": str(port),
+            "unix_socket_dir": "",
+            "default_pool_size": str(SERVER_CONNECTIONS),
+            "reserve_pool_size": "0",
+            # The test's server trusts 127.0.0.1; the deployed file's scram-sha-256 needs real secrets.
+            "auth_type": "trust",
+            "auth_file": str(folder / "userlist.txt"),
+            "admin_users": database["USER"],
+            "logfile": str(folder / "pgbouncer.log"),
+            "pidfile": str(folder / "pgbouncer.pid"),
+        }
+    )
     with open(folder / "pgbouncer.ini", "w") as out:
         config.write(out)
     (folder / "userlist.txt").write_text(f'"{database["USER"]}" ""\n')
@@ -104,20 +117,32 @@ def pgbouncer(database: dict) -> tuple[int, Path]:
         for path in folder.iterdir():
             os.chown(path, account.pw_uid, account.pw_gid)
         as_user = {"user": account.pw_uid, "group": account.pw_gid}
-    process = subprocess.Popen([binary, str(folder / "pgbouncer.ini")], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.STDOUT, start_new_session=True, **as_user)
+    process = subprocess.Popen(
+        [binary, str(folder / "pgbouncer.ini")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        **as_user,
+    )
     try:
         import psycopg
 
         def accepting() -> bool:
             try:
-                psycopg.connect(host="127.0.0.1", port=port, user=database["USER"], dbname=database["NAME"],
-                                connect_timeout=2).close()
+                psycopg.connect(
+                    host="127.0.0.1",
+                    port=port,
+                    user=database["USER"],
+                    dbname=database["NAME"],
+                    connect_timeout=2,
+                ).close()
                 return True
             except psycopg.OperationalError:
                 return False
 
-        wait_until(accepting, timeout=20, what="PgBouncer to accept connections", log=folder / "pgbouncer.log")
+        wait_until(
+            accepting, timeout=20, what="PgBouncer to accept connections", log=folder / "pgbouncer.log"
+        )
         yield port, folder
     finally:
         process.terminate()
@@ -128,8 +153,25 @@ def pgbouncer(database: dict) -> tuple[int, Path]:
 def server_connections(port: int, user: str, database: str) -> int:
     """Server connections PgBouncer holds to `database` (its admin console speaks the simple protocol)."""
     shown = subprocess.run(
-        ["psql", "-w", "-h", "127.0.0.1", "-p", str(port), "-U", user, "-d", "pgbouncer", "-AtF", "|", "-c", "SHOW SERVERS"],
-        capture_output=True, text=True, check=True,
+        [
+            "psql",
+            "-w",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-U",
+            user,
+            "-d",
+            "pgbouncer",
+            "-AtF",
+            "|",
+            "-c",
+            "SHOW SERVERS",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return sum(1 for line in shown.splitlines() if line.split("|")[2:3] == [database])
 
@@ -141,16 +183,24 @@ class Api:
     def __call__(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         client = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
-            client.request(method, path, body=json.dumps(body) if body is not None else None, headers={
-                "Authorization": f"Token {self.token}", "Content-Type": "application/json",
-            })
+            client.request(
+                method,
+                path,
+                body=json.dumps(body) if body is not None else None,
+                headers={
+                    "Authorization": f"Token {self.token}",
+                    "Content-Type": "application/json",
+                },
+            )
             response = client.getresponse()
             return response.status, json.loads(response.read() or b"{}")
         finally:
             client.close()
 
 
-def test_the_service_runs_through_pgbouncer_in_transaction_mode(transactional_db, tmp_path, django_user_model):
+def test_the_service_runs_through_pgbouncer_in_transaction_mode(
+    transactional_db, tmp_path, django_user_model
+):
     require_postgresql("PgBouncer stands in front of PostgreSQL")
     from rest_framework.authtoken.models import Token
 
@@ -175,13 +225,22 @@ def test_the_service_runs_through_pgbouncer_in_transaction_mode(transactional_db
         worker_ready(tmp_path / "worker.log", worker)
         api = Api(web, token)
 
-        status, match = api("POST", "/api/matches/", {
-            "game": "rat-snake", "seats": [{"user": "bouncer"}, {"bot": "heuristic"}], "options": {"passes": 1},
-        })
+        status, match = api(
+            "POST",
+            "/api/matches/",
+            {
+                "game": "rat-snake",
+                "seats": [{"user": "bouncer"}, {"bot": "heuristic"}],
+                "options": {"passes": 1},
+            },
+        )
         assert status == 201, match
         if match.get("entropy") == "contributed":
             value = secrets.token_hex(32)
-            for body in ({"commitment": hashlib.sha256(value.encode()).hexdigest(), "seat": 0}, {"value": value, "seat": 0}):
+            for body in (
+                {"commitment": hashlib.sha256(value.encode()).hexdigest(), "seat": 0},
+                {"value": value, "seat": 0},
+            ):
                 status, answer = api("POST", f"/api/matches/{match['id']}/entropy/", body)
                 assert status == 201, answer
         for number in range(500):
@@ -192,8 +251,12 @@ def test_the_service_runs_through_pgbouncer_in_transaction_mode(transactional_db
             if not view["legal_actions"]:
                 time.sleep(0.1)
                 continue
-            body = {"expected_seq": view["seq"], "action": view["legal_actions"][0], "seat": 0,
-                    "idempotency_key": f"bounced-{number}"}
+            body = {
+                "expected_seq": view["seq"],
+                "action": view["legal_actions"][0],
+                "seat": 0,
+                "idempotency_key": f"bounced-{number}",
+            }
             status, acted = api("POST", f"/api/matches/{match['id']}/actions/", body)
             assert status == 201, acted
             status, again = api("POST", f"/api/matches/{match['id']}/actions/", body)  # a retry: replayed
@@ -206,16 +269,22 @@ def test_the_service_runs_through_pgbouncer_in_transaction_mode(transactional_db
         played = ladder_round_create(ladder_id=ladder.pk).matches  # the worker plays them, through PgBouncer
         assert len(played) == 2
         wait_until(
-            lambda: RatedMatch.objects.filter(match__in=played).count() == 2, timeout=120,
-            what="the worker to play and rate the ladder round", log=tmp_path / "worker.log",
+            lambda: RatedMatch.objects.filter(match__in=played).count() == 2,
+            timeout=120,
+            what="the worker to play and rate the ladder round",
+            log=tmp_path / "worker.log",
         )
         assert Match.objects.get(pk=played[0].pk).status == Match.Status.FINISHED
         assert Ladder.objects.get(pk=ladder.pk).entries.filter(games=1).count() == 4
 
         for command in ("replay_matches", "verify_matches", "rebuild_tournaments", "rebuild_ratings"):
             result = subprocess.run(
-                [sys.executable, "manage.py", command], cwd=ROOT, capture_output=True, text=True,
-                env={**os.environ, **env}, check=False,
+                [sys.executable, "manage.py", command],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                env={**os.environ, **env},
+                check=False,
             )
             assert result.returncode == 0, (command, result.stderr[-2000:])
         assert 0 < server_connections(port, database["USER"], database["NAME"]) <= SERVER_CONNECTIONS

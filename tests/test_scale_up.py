@@ -55,7 +55,9 @@ def named_server(name: str) -> http.server.HTTPServer:
 
 def test_the_balancer_shares_connections_and_routes_around_a_backend_that_is_gone():
     first, second = named_server("first"), named_server("second")
-    balancer = Balancer("127.0.0.1", free_port(), [("127.0.0.1", s.server_address[1]) for s in (first, second)])
+    balancer = Balancer(
+        "127.0.0.1", free_port(), [("127.0.0.1", s.server_address[1]) for s in (first, second)]
+    )
     balancer.start()
     try:
         answers = [status_and_body(balancer.port) for _ in range(10)]
@@ -76,14 +78,23 @@ def test_the_balancer_shares_connections_and_routes_around_a_backend_that_is_gon
 def clean_environment(tmp_path: Path, **env: str) -> dict[str, str]:
     """This environment with nothing that chooses a database, broker or CI, plus `env`."""
     chosen = ("CI", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "SNAKEPIT_VAR_DIR")
-    return {**{k: v for k, v in os.environ.items() if k not in chosen}, "SNAKEPIT_VAR_DIR": str(tmp_path), **env}
+    return {
+        **{k: v for k, v in os.environ.items() if k not in chosen},
+        "SNAKEPIT_VAR_DIR": str(tmp_path),
+        **env,
+    }
 
 
 @pytest.mark.parametrize("flags", [["--web", "2"], ["--workers", "3"]])
 def test_many_processes_are_refused_on_the_embedded_default_with_what_to_configure(tmp_path, flags):
     result = subprocess.run(
         [sys.executable, "manage.py", "up", "--no-demo", "--port", str(free_port()), *flags],
-        cwd=ROOT, env=clean_environment(tmp_path), capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        env=clean_environment(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode != 0
     assert "DATABASE_URL=postgres://" in result.stderr and "REDIS_URL=redis://" in result.stderr
@@ -117,16 +128,36 @@ def test_two_web_processes_and_two_workers_survive_kills_and_stop_together(
     port = free_port()
     # The broker this test process uses, whether the environment names it or CI=true chose it.
     env = clean_environment(
-        tmp_path, DATABASE_URL=database_url(), REDIS_URL=settings.REDIS_URL, CELERY_BROKER_URL=settings.CELERY_BROKER_URL
+        tmp_path,
+        DATABASE_URL=database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
     )
     with open(tmp_path / "up.out", "wb") as log:
         up = subprocess.Popen(
-            [sys.executable, "manage.py", "up", "--no-demo", "--port", str(port), "--web", "2", "--workers", "2",
-             "--concurrency", "1"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "manage.py",
+                "up",
+                "--no-demo",
+                "--port",
+                str(port),
+                "--web",
+                "2",
+                "--workers",
+                "2",
+                "--concurrency",
+                "1",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     status_file = tmp_path / "up.json"
     try:
+
         def ready() -> bool:
             try:
                 return status_and_body(port, "/readyz")[0] == 200
@@ -149,7 +180,9 @@ def test_two_web_processes_and_two_workers_survive_kills_and_stop_together(
             now = json.loads(status_file.read_text())["processes"]
             return now["web-1"] != started["web-1"] and now["worker-2"] != started["worker-2"]
 
-        wait_until(restarted, timeout=30, what="the killed processes to be started again", log=tmp_path / "up.out")
+        wait_until(
+            restarted, timeout=30, what="the killed processes to be started again", log=tmp_path / "up.out"
+        )
         running = json.loads(status_file.read_text())["processes"]
         assert all(alive(pid) for pid in running.values())
         assert "web-1 stopped with exit code -9; starting it again." in (tmp_path / "up.out").read_text()

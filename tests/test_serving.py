@@ -131,7 +131,9 @@ def test_a_burst_of_requests_holds_no_more_database_connections_than_the_server_
         # Half the clients keep their connection alive, half open one per request. The cheapest
         # request that takes a database connection: a token that is looked up and not found.
         keep = http.client.HTTPConnection("127.0.0.1", port, timeout=60) if index % 2 else None
-        statuses = Counter(get(port, "/api/games/", keep, {"Authorization": "Token unknown"}) for _ in range(each))
+        statuses = Counter(
+            get(port, "/api/games/", keep, {"Authorization": "Token unknown"}) for _ in range(each)
+        )
         if keep is not None:
             keep.close()
         return statuses
@@ -160,13 +162,19 @@ def test_the_procfile_web_process_serves_behind_a_tls_proxy_on_this_machine(tran
     assert "waitress-serve" in shlex.split(command)
     port = free_port()
     env = {
-        **os.environ, "DATABASE_URL": database_url(), "SNAKEPIT_WEB_LISTEN": f"127.0.0.1:{port}",
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "SNAKEPIT_WEB_LISTEN": f"127.0.0.1:{port}",
         "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ.get('PATH', '')}",
         "DJANGO_BEHIND_TLS": "1",
     }
     with open(tmp_path / "procfile-web.log", "ab") as log:
         process = subprocess.Popen(
-            ["sh", "-c", command], cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+            ["sh", "-c", command],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
     try:

@@ -17,8 +17,17 @@ def settings_in_a_fresh_process(tmp_path: Path, **env: str) -> dict[str, str]:
     )
     clean = {k: v for k, v in os.environ.items() if k not in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY")}
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "snakepit.settings", "SNAKEPIT_VAR_DIR": str(tmp_path), **env},
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={
+            **clean,
+            "DJANGO_SETTINGS_MODULE": "snakepit.settings",
+            "SNAKEPIT_VAR_DIR": str(tmp_path),
+            **env,
+        },
     )
     debug, secret = result.stdout.split()
     return {"debug": debug, "secret": secret}
@@ -31,7 +40,9 @@ def test_debug_is_off_and_the_secret_is_random_and_kept_unless_configured(tmp_pa
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # its owner's alone
     assert settings_in_a_fresh_process(tmp_path)["secret"] == first["secret"]  # kept across restarts
     assert settings_in_a_fresh_process(tmp_path / "elsewhere")["secret"] != first["secret"]
-    configured = settings_in_a_fresh_process(tmp_path, DJANGO_SECRET_KEY="from-the-environment", DJANGO_DEBUG="1")
+    configured = settings_in_a_fresh_process(
+        tmp_path, DJANGO_SECRET_KEY="from-the-environment", DJANGO_DEBUG="1"
+    )
     assert configured == {"debug": "True", "secret": "from-the-environment"}
 
 
@@ -43,15 +54,21 @@ def test_the_documented_production_settings_pass_the_deploy_check(tmp_path):
     }
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT, capture_output=True,
-        text=True, env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), **production},
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), **production},
     )
     assert result.returncode == 0, result.stdout + result.stderr
     example = (ROOT / "deploy" / "snakepit.env.example").read_text()
     assert all(f"{name}=" in example for name in production), "the example names every production variable"
     # Without TLS (the embedded default) the same check names what is missing: it is not silenced.
     plain = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT, capture_output=True,
-        text=True, env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), **production, "DJANGO_BEHIND_TLS": "0"},
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), **production, "DJANGO_BEHIND_TLS": "0"},
     )
     assert plain.returncode != 0 and "SECURE_SSL_REDIRECT" in plain.stdout + plain.stderr

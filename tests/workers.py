@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def wait_until(condition: Callable[[], bool], *, timeout: float, what: str, log: Path | None = None) -> None:

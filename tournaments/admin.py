@@ -29,15 +29,41 @@ class TournamentEntryInline(ReadOnlyInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(ReadOnlyAdmin):
-    list_display = ("slug", "name", "game", "format", "status", "result_mode", "entry_count", "organiser", "created_at")
+    list_display = (
+        "slug",
+        "name",
+        "game",
+        "format",
+        "status",
+        "result_mode",
+        "entry_count",
+        "organiser",
+        "created_at",
+    )
     list_filter = ("status", "game", "format", "result_mode")
     search_fields = ("slug", "name", "organiser__username")
     list_select_related = ("organiser",)
     date_hierarchy = "created_at"
     readonly_fields = (
-        "slug", "name", "game", "format", "status", "options", "config", "seats_per_match", "result_mode",
-        "seeding", "seed_commitment", "registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at",
-        "organiser", "created_at", "started_at", "finished_at",
+        "slug",
+        "name",
+        "game",
+        "format",
+        "status",
+        "options",
+        "config",
+        "seats_per_match",
+        "result_mode",
+        "seeding",
+        "seed_commitment",
+        "registration_cap",
+        "check_in_required",
+        "check_in_opens_at",
+        "check_in_closes_at",
+        "organiser",
+        "created_at",
+        "started_at",
+        "finished_at",
     )
     inlines = [TournamentEntryInline]
 
@@ -106,7 +132,9 @@ class TournamentSnapshotAdmin(ReadOnlyAdmin):
     @admin.display(description="state")
     def size(self, snapshot: TournamentSnapshot) -> str:
         state = snapshot.state
-        return f"{len(state.get('players', []))} players, {len(state.get('tables', []))} tables (JSON not shown)"
+        return (
+            f"{len(state.get('players', []))} players, {len(state.get('tables', []))} tables (JSON not shown)"
+        )
 
 
 @admin.register(TournamentWebhook)
@@ -127,7 +155,17 @@ class TournamentWebhookDeliveryAdmin(ReadOnlyAdmin):
     list_filter = ("status", "event")
     search_fields = ("webhook__tournament__slug", "webhook__url")
     list_select_related = ("webhook",)
-    fields = ("webhook", "event", "payload", "status", "attempts", "response_status", "last_error", "created_at", "delivered_at")
+    fields = (
+        "webhook",
+        "event",
+        "payload",
+        "status",
+        "attempts",
+        "response_status",
+        "last_error",
+        "created_at",
+        "delivered_at",
+    )
 
 
 match_list_filter_add(("tournament_match__tournament", admin.RelatedOnlyFieldListFilter))

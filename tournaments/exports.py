@@ -29,7 +29,11 @@ EXPORT_VERSION = 1
 
 def natural_key(match_key: str) -> tuple:
     """`R1-T10` after `R1-T9`: digits compare as numbers."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", match_key) if part)
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part)
+        for part in re.split(r"(\d+)", match_key)
+        if part
+    )
 
 
 def player_names(tournament: Tournament) -> dict[str, str]:
@@ -43,12 +47,34 @@ def pairings_csv(tournament: Tournament) -> str:
     seats = max((len(t.players) for t in rows), default=2)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["round", "stage", "table", *(f"seat_{k + 1}" for k in range(seats)), "status", "ranks", "forfeit", "decided_by"])
+    writer.writerow(
+        [
+            "round",
+            "stage",
+            "table",
+            *(f"seat_{k + 1}" for k in range(seats)),
+            "status",
+            "ranks",
+            "forfeit",
+            "decided_by",
+        ]
+    )
     for t in rows:
         result = t.result or {}
         players = [names.get(p, p) for p in t.players] + [""] * (seats - len(t.players))
         ranks = "-".join(str(r) for r in result.get("ranks", []))
-        writer.writerow([t.round, t.stage, t.match_key, *players, t.status, ranks, bool(result.get("forfeit")), result.get("decided_by") or ""])
+        writer.writerow(
+            [
+                t.round,
+                t.stage,
+                t.match_key,
+                *players,
+                t.status,
+                ranks,
+                bool(result.get("forfeit")),
+                result.get("decided_by") or "",
+            ]
+        )
     return buffer.getvalue()
 
 
@@ -118,7 +144,10 @@ def tournament_trf(tournament: Tournament, standings: list[dict]) -> str:
     ]
     if rounds:
         dates = _round_dates(tournament)
-        lines.append(f"{'132':<89}" + "".join(f"  {dates[r.round]:%y/%m/%d}" if r.round in dates else " " * 10 for r in rounds))
+        lines.append(
+            f"{'132':<89}"
+            + "".join(f"  {dates[r.round]:%y/%m/%d}" if r.round in dates else " " * 10 for r in rounds)
+        )
     for p in players:
         row = row_of.get(p, {})
         points = float(row.get("points") or 0.0)
@@ -150,19 +179,28 @@ def tournament_export(tournament: Tournament, standings: list[dict]) -> dict[str
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "tournament": {
-            "slug": tournament.slug, "name": tournament.name, "game": tournament.game, "options": tournament.options,
-            "format": tournament.format, "config": tournament.config, "seats_per_match": tournament.seats_per_match,
-            "result_mode": tournament.result_mode, "seeding": tournament.seeding, "status": tournament.status,
+            "slug": tournament.slug,
+            "name": tournament.name,
+            "game": tournament.game,
+            "options": tournament.options,
+            "format": tournament.format,
+            "config": tournament.config,
+            "seats_per_match": tournament.seats_per_match,
+            "result_mode": tournament.result_mode,
+            "seeding": tournament.seeding,
+            "status": tournament.status,
             "seed_commitment": tournament.seed_commitment,
         },
         "players": player_names(tournament),
         "events": [
             {
-                "seq": e.seq, "kind": e.kind, "payload": e.payload, "created_at": e.created_at.isoformat(),
+                "seq": e.seq,
+                "kind": e.kind,
+                "payload": e.payload,
+                "created_at": e.created_at.isoformat(),
                 "actor": e.actor.get_username() if e.actor_id else None,
             }
             for e in events
         ],
         "standings": standings,
     }
-

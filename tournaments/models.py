@@ -35,7 +35,10 @@ class Tournament(models.Model):
 
     class RoundsStart(models.TextChoices):
         AT_ONCE = "at_once", "a round's Snakepit matches start as it is paired"
-        ON_ORGANISER = "on_organiser", "a paired round waits for the organiser to start it (and may be re-paired until then)"
+        ON_ORGANISER = (
+            "on_organiser",
+            "a paired round waits for the organiser to start it (and may be re-paired until then)",
+        )
 
     class Seeding(models.TextChoices):
         MANUAL = "manual"
@@ -48,7 +51,9 @@ class Tournament(models.Model):
     game = models.CharField(max_length=40, db_index=True)
     options = models.JSONField(default=dict, help_text="Resolved rule options of every match.")
     format = models.CharField(max_length=30, db_index=True)
-    config = models.JSONField(default=dict, help_text="Resolved format options (see /api/tournament-formats/).")
+    config = models.JSONField(
+        default=dict, help_text="Resolved format options (see /api/tournament-formats/)."
+    )
     seats_per_match = models.PositiveSmallIntegerField(default=2)
     result_mode = models.CharField(max_length=10, choices=ResultMode.choices, default=ResultMode.SNAKEPIT)
     rounds_start = models.CharField(max_length=12, choices=RoundsStart.choices, default=RoundsStart.AT_ONCE)
@@ -62,7 +67,9 @@ class Tournament(models.Model):
     seed = models.BinaryField(max_length=32, editable=False, default=b"")
     seed_commitment = models.CharField(max_length=64, editable=False, blank=True, default="")
     status = models.CharField(max_length=15, choices=Status.choices, default=Status.DRAFT, db_index=True)
-    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments")
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -81,7 +88,9 @@ class TournamentEvent(models.Model):
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=30)
     payload = models.JSONField()
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -103,10 +112,20 @@ class TournamentEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.CharField(max_length=20)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+    )
     bot = models.CharField(max_length=40, blank=True, default="")
-    name = models.CharField(max_length=150, blank=True, default="", help_text="Imported tournaments: the player's name there.")
-    deck_version = models.ForeignKey(DeckVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(
+        max_length=150, blank=True, default="", help_text="Imported tournaments: the player's name there."
+    )
+    deck_version = models.ForeignKey(
+        DeckVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     seed = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
 
@@ -115,7 +134,9 @@ class TournamentEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="tournament_entry_unique_player"),
             models.UniqueConstraint(
-                fields=["tournament", "user"], condition=Q(user__isnull=False), name="tournament_entry_one_per_user"
+                fields=["tournament", "user"],
+                condition=Q(user__isnull=False),
+                name="tournament_entry_one_per_user",
             ),
         ]
 
@@ -140,7 +161,9 @@ class TournamentTable(models.Model):
 
     class Meta:
         ordering = ["tournament", "round", "match_key"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "match_key"], name="tournament_table_unique_key")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "match_key"], name="tournament_table_unique_key")
+        ]
 
 
 class TournamentStanding(models.Model):
@@ -154,7 +177,9 @@ class TournamentStanding(models.Model):
 
     class Meta:
         ordering = ["tournament", "rank", "player"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="tournament_standing_unique_player")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="tournament_standing_unique_player")
+        ]
 
 
 class TournamentMatch(models.Model):
@@ -169,7 +194,9 @@ class TournamentMatch(models.Model):
     class Meta:
         ordering = ["tournament", "match_key", "game_number"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "match_key", "game_number"], name="tournament_match_unique_game")
+            models.UniqueConstraint(
+                fields=["tournament", "match_key", "game_number"], name="tournament_match_unique_game"
+            )
         ]
 
 
@@ -187,7 +214,9 @@ class TournamentSnapshot(models.Model):
 
     class Meta:
         ordering = ["tournament", "-seq"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_snapshot_unique_seq")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_snapshot_unique_seq")
+        ]
 
     def __str__(self) -> str:
         return f"{self.tournament_id} @ {self.seq}"

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from django.db import transaction
 
@@ -21,7 +22,9 @@ from tournaments.formats.lifecycle_state import Table
 from tournaments.models import Tournament, TournamentEntry, TournamentEvent
 
 # Facts of the service's own, kept in the same log but not part of the reducer's vocabulary.
-SERVICE_KINDS = frozenset({"registration_opened", "match_created", "seeds_set", "round_closed", "round_started", "cancelled"})
+SERVICE_KINDS = frozenset(
+    {"registration_opened", "match_created", "seeds_set", "round_closed", "round_started", "cancelled"}
+)
 
 # The entry status each reducer event leaves its player in.
 ENTRY_STATUS = {
@@ -56,7 +59,8 @@ def tournament_state(tournament: Tournament, events: Iterable[TournamentEvent] |
     events = tournament_log(tournament) if events is None else events
     try:
         return lifecycle.replay(
-            tournament_spec(tournament), [event.payload for event in events if event.kind not in SERVICE_KINDS]
+            tournament_spec(tournament),
+            [event.payload for event in events if event.kind not in SERVICE_KINDS],
         )
     except FormatError as error:
         raise _corrupt(tournament, error) from None
@@ -71,6 +75,7 @@ def tournament_get(*, slug: str, for_update: bool = False) -> Tournament:
 
 
 # --- the current state, without replaying -------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TournamentHead:
@@ -122,14 +127,20 @@ def tournament_head(tournament: Tournament, *, seq: int | None = None) -> Tourna
 
 
 def _head_rebuilt(tournament: Tournament, seq: int, base: TournamentHead | None) -> TournamentHead:
-    state, start = (lifecycle.new_state(tournament_spec(tournament)), 0) if base is None else (base.state, base.seq)
+    state, start = (
+        (lifecycle.new_state(tournament_spec(tournament)), 0) if base is None else (base.state, base.seq)
+    )
     if seq:
         snapshot = (
-            tournament.snapshots.filter(seq__gt=start, seq__lte=seq, version=lifecycle.STATE_JSON_VERSION).order_by("-seq").first()
+            tournament.snapshots.filter(seq__gt=start, seq__lte=seq, version=lifecycle.STATE_JSON_VERSION)
+            .order_by("-seq")
+            .first()
         )
         if snapshot is not None:
             state, start = lifecycle.state_from_json(snapshot.state), snapshot.seq
-    events = tournament.events.filter(seq__gt=start, seq__lte=seq).exclude(kind__in=SERVICE_KINDS).order_by("seq")
+    events = (
+        tournament.events.filter(seq__gt=start, seq__lte=seq).exclude(kind__in=SERVICE_KINDS).order_by("seq")
+    )
     for event in events:
         try:
             state = lifecycle.apply(state, event.payload)
@@ -163,11 +174,17 @@ def tournament_heads_forget() -> None:
 
 # --- projections ----------------------------------------------------------------------------------
 
+
 def table_row(t: Table) -> dict[str, Any]:
     """A table's projection row, in its JSON form."""
     return {
-        "match_key": t.match_key, "round": t.round, "stage": t.stage, "players": list(t.players),
-        "best_of": t.best_of, "status": t.status, "result": lifecycle.table_result(t),
+        "match_key": t.match_key,
+        "round": t.round,
+        "stage": t.stage,
+        "players": list(t.players),
+        "best_of": t.best_of,
+        "status": t.status,
+        "result": lifecycle.table_result(t),
     }
 
 
@@ -178,7 +195,9 @@ def standing_rows(state: lifecycle.TournamentState) -> list[dict[str, Any]]:
     return json.loads(json.dumps(rows))
 
 
-def tournament_projection(tournament: Tournament, events: list[TournamentEvent] | None = None) -> dict[str, Any]:
+def tournament_projection(
+    tournament: Tournament, events: list[TournamentEvent] | None = None
+) -> dict[str, Any]:
     """Everything the projection tables should hold, computed from the whole log alone."""
     events = tournament_log(tournament) if events is None else events
     state = tournament_state(tournament, events)
@@ -193,7 +212,14 @@ def tournament_projection(tournament: Tournament, events: list[TournamentEvent] 
     # Tables in the order their rounds paired them: the state's own order.
     tables = [table_row(t) for t in state.tables]
     return json.loads(
-        json.dumps({"entries": statuses, "tables": tables, "matches": sorted(matches), "standings": standing_rows(state)})
+        json.dumps(
+            {
+                "entries": statuses,
+                "tables": tables,
+                "matches": sorted(matches),
+                "standings": standing_rows(state),
+            }
+        )
     )
 
 
@@ -203,14 +229,23 @@ def tournament_projection_stored(tournament: Tournament) -> dict[str, Any]:
         "entries": {entry.player: entry.status for entry in tournament.entries.all()},
         "tables": [
             {
-                "match_key": row.match_key, "round": row.round, "stage": row.stage, "players": row.players,
-                "best_of": row.best_of, "status": row.status, "result": row.result,
+                "match_key": row.match_key,
+                "round": row.round,
+                "stage": row.stage,
+                "players": row.players,
+                "best_of": row.best_of,
+                "status": row.status,
+                "result": row.result,
             }
             for row in tournament.tables.order_by("pk")
         ],
-        "matches": [list(row) for row in sorted(tournament.matches.values_list("match_key", "game_number", "match_id"))],
+        "matches": [
+            list(row)
+            for row in sorted(tournament.matches.values_list("match_key", "game_number", "match_id"))
+        ],
         "standings": [
-            {**row.row, "rank": row.rank, "player": row.player} for row in tournament.standings.order_by("rank", "player")
+            {**row.row, "rank": row.rank, "player": row.player}
+            for row in tournament.standings.order_by("rank", "player")
         ],
     }
 
@@ -223,11 +258,14 @@ def tournament_standings_stored(tournament: Tournament) -> dict[str, dict[str, A
     }
 
 
-def tournament_snapshot_problems(tournament: Tournament, events: list[TournamentEvent] | None = None) -> list[str]:
+def tournament_snapshot_problems(
+    tournament: Tournament, events: list[TournamentEvent] | None = None
+) -> list[str]:
     """Each stored snapshot (of the current JSON version) that differs from the log's state at its
     sequence number."""
     snapshots = {
-        s.seq: s.state for s in tournament.snapshots.filter(version=lifecycle.STATE_JSON_VERSION).order_by("seq")
+        s.seq: s.state
+        for s in tournament.snapshots.filter(version=lifecycle.STATE_JSON_VERSION).order_by("seq")
     }
     if not snapshots:
         return []
@@ -251,10 +289,10 @@ def tournament_snapshot_problems(tournament: Tournament, events: list[Tournament
 
 def tournament_unrecorded_matches(tournament: Tournament) -> list[int]:
     """Finished Snakepit matches of the tournament whose game the log does not hold (a lost task)."""
-    recorded = {
-        event.payload.get("match_id") for event in tournament.events.filter(kind="game_recorded")
-    }
+    recorded = {event.payload.get("match_id") for event in tournament.events.filter(kind="game_recorded")}
     # A table decided otherwise (a drop's forfeit, the organiser's correction) takes no more games.
     decided = set(tournament.tables.filter(status="decided").values_list("match_key", flat=True))
-    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list("match_id", "match_key")
+    finished = tournament.matches.filter(match__status=Match.Status.FINISHED).values_list(
+        "match_id", "match_key"
+    )
     return sorted(match_id for match_id, key in finished if match_id not in recorded and key not in decided)

@@ -94,7 +94,9 @@ def _refusal(error: FormatError) -> ApplicationError:
 
 def _require_organiser(tournament: Tournament, user) -> None:
     if not (user.is_staff or tournament.organiser_id == user.pk):
-        raise Forbidden("only the organiser (or staff) manages this tournament", code="tournament/not_organiser")
+        raise Forbidden(
+            "only the organiser (or staff) manages this tournament", code="tournament/not_organiser"
+        )
 
 
 def _require_status(tournament: Tournament, *allowed: str) -> None:
@@ -126,7 +128,9 @@ class _Change:
                 state = lifecycle.apply(state, payload)
             except FormatError as error:
                 raise _refusal(error) from None
-        event = TournamentEvent.objects.create(tournament=self.tournament, seq=self.seq + 1, kind=kind, payload=payload, actor=actor)
+        event = TournamentEvent.objects.create(
+            tournament=self.tournament, seq=self.seq + 1, kind=kind, payload=payload, actor=actor
+        )
         self.state, self.seq = state, event.seq
         self.events.append(event)
         return event
@@ -159,7 +163,7 @@ class _Change:
                 key = row.pop("match_key")
                 tournament.tables.filter(match_key=key).update(**row)
         TournamentTable.objects.bulk_create(
-            TournamentTable(tournament=tournament, **_json(table_row(t))) for t in after[len(before):]
+            TournamentTable(tournament=tournament, **_json(table_row(t))) for t in after[len(before) :]
         )
 
     def _project_standings(self, stored: dict[str, dict] | None) -> dict[str, dict]:
@@ -180,7 +184,9 @@ class _Change:
         if rewrite or gone:
             tournament.standings.filter(player__in=[row["player"] for row in rewrite] + gone).delete()
             TournamentStanding.objects.bulk_create(
-                TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=_unranked(row))
+                TournamentStanding(
+                    tournament=tournament, player=row["player"], rank=row["rank"], row=_unranked(row)
+                )
                 for row in rewrite
             )
         if rerank:
@@ -190,7 +196,10 @@ class _Change:
     def _snapshot(self) -> None:
         tournament = self.tournament
         TournamentSnapshot.objects.create(
-            tournament=tournament, seq=self.seq, version=lifecycle.STATE_JSON_VERSION, state=lifecycle.state_to_json(self.state)
+            tournament=tournament,
+            seq=self.seq,
+            version=lifecycle.STATE_JSON_VERSION,
+            state=lifecycle.state_to_json(self.state),
         )
         old = tournament.snapshots.order_by("-seq").values_list("pk", flat=True)[SNAPSHOTS_KEPT:]
         tournament.snapshots.filter(pk__in=list(old)).delete()
@@ -218,6 +227,7 @@ def _unranked(row: dict) -> dict:
 
 # --- set-up -------------------------------------------------------------------------------------
 
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -243,20 +253,32 @@ def tournament_create(
     if format == "pods":
         config.setdefault("min_seats", game.spec.min_players)
     try:
-        spec = lifecycle.spec_check(lifecycle.TournamentSpec(format=format, seats_per_match=seats, config=config))
+        spec = lifecycle.spec_check(
+            lifecycle.TournamentSpec(format=format, seats_per_match=seats, config=config)
+        )
     except FormatError as error:
         raise _refusal(error) from None
     if result_mode not in Tournament.ResultMode.values:
-        raise Rejected(f"result mode is one of {', '.join(Tournament.ResultMode.values)}", code="tournament/bad_result_mode")
+        raise Rejected(
+            f"result mode is one of {', '.join(Tournament.ResultMode.values)}",
+            code="tournament/bad_result_mode",
+        )
     if seeding not in Tournament.Seeding.values:
-        raise Rejected(f"seeding is one of {', '.join(Tournament.Seeding.values)}", code="tournament/bad_seeding")
+        raise Rejected(
+            f"seeding is one of {', '.join(Tournament.Seeding.values)}", code="tournament/bad_seeding"
+        )
     if rounds_start not in Tournament.RoundsStart.values:
-        raise Rejected(f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}", code="tournament/bad_rounds_start")
+        raise Rejected(
+            f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}",
+            code="tournament/bad_rounds_start",
+        )
     slug = slug or slug_for(
         name, taken=lambda candidate: Tournament.objects.filter(slug=candidate).exists(), prefix="tournament"
     )
     quota_check(
-        organiser, name="tournaments", what="tournaments not finished",
+        organiser,
+        name="tournaments",
+        what="tournaments not finished",
         current=Tournament.objects.filter(organiser=organiser)
         .exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
         .count(),
@@ -264,14 +286,35 @@ def tournament_create(
     if Tournament.objects.filter(slug=slug).exists():
         raise Conflict(f"a tournament {slug!r} exists already", code="tournament/slug_taken")
     return Tournament.objects.create(
-        slug=slug, name=name, game=game.spec.key, options=resolved, format=format, config=dict(spec.config),
-        seats_per_match=seats, result_mode=result_mode, seeding=seeding, registration_cap=registration_cap,
-        check_in_required=check_in_required, rounds_start=rounds_start, organiser=organiser,
+        slug=slug,
+        name=name,
+        game=game.spec.key,
+        options=resolved,
+        format=format,
+        config=dict(spec.config),
+        seats_per_match=seats,
+        result_mode=result_mode,
+        seeding=seeding,
+        registration_cap=registration_cap,
+        check_in_required=check_in_required,
+        rounds_start=rounds_start,
+        organiser=organiser,
     )
 
 
-CONFIGURABLE = ("name", "options", "config", "seats_per_match", "result_mode", "seeding", "registration_cap",
-                "check_in_required", "check_in_opens_at", "check_in_closes_at", "rounds_start")
+CONFIGURABLE = (
+    "name",
+    "options",
+    "config",
+    "seats_per_match",
+    "result_mode",
+    "seeding",
+    "registration_cap",
+    "check_in_required",
+    "check_in_opens_at",
+    "check_in_closes_at",
+    "rounds_start",
+)
 
 
 @transaction.atomic
@@ -285,9 +328,15 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
     if unknown:
         raise Rejected(f"cannot change {', '.join(unknown)}", code="tournament/not_configurable")
     if tournament.status == Tournament.Status.REGISTRATION:
-        late = sorted(set(changes) - {"registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "name"})
+        late = sorted(
+            set(changes)
+            - {"registration_cap", "check_in_required", "check_in_opens_at", "check_in_closes_at", "name"}
+        )
         if late:
-            raise Conflict(f"registration is open: {', '.join(late)} can no longer change", code="tournament/wrong_status")
+            raise Conflict(
+                f"registration is open: {', '.join(late)} can no longer change",
+                code="tournament/wrong_status",
+            )
     else:
         _require_status(tournament, Tournament.Status.DRAFT)
     if {"options", "config", "seats_per_match"} & set(changes):
@@ -298,16 +347,27 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
         )
         try:
             spec = lifecycle.spec_check(
-                lifecycle.TournamentSpec(format=tournament.format, seats_per_match=seats, config=changes.get("config", tournament.config))
+                lifecycle.TournamentSpec(
+                    format=tournament.format,
+                    seats_per_match=seats,
+                    config=changes.get("config", tournament.config),
+                )
             )
         except FormatError as error:
             raise _refusal(error) from None
         changes.update(options=resolved, seats_per_match=seats, config=dict(spec.config))
     if changes.get("rounds_start", tournament.rounds_start) not in Tournament.RoundsStart.values:
-        raise Rejected(f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}", code="tournament/bad_rounds_start")
+        raise Rejected(
+            f"rounds_start is one of {', '.join(Tournament.RoundsStart.values)}",
+            code="tournament/bad_rounds_start",
+        )
     for field, value in changes.items():
         setattr(tournament, field, value)
-    if tournament.check_in_opens_at and tournament.check_in_closes_at and tournament.check_in_closes_at <= tournament.check_in_opens_at:
+    if (
+        tournament.check_in_opens_at
+        and tournament.check_in_closes_at
+        and tournament.check_in_closes_at <= tournament.check_in_opens_at
+    ):
         raise Rejected("check-in closes after it opens", code="check_in/bad_window")
     tournament.save()
     return tournament
@@ -337,7 +397,9 @@ def tournament_cancel(*, slug: str, user, reason: str) -> Tournament:
     or registered afterwards (every write needs another status)."""
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
-    _require_status(tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    _require_status(
+        tournament, Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING
+    )
     change = _Change(tournament)
     change.append({"kind": "cancelled", "reason": reason}, actor=user)
     change.project()
@@ -353,15 +415,24 @@ def tournament_delete(*, slug: str, user) -> None:
     tournament = tournament_get(slug=slug, for_update=True)
     _require_organiser(tournament, user)
     if tournament.status != Tournament.Status.DRAFT or tournament.events.exists():
-        raise Conflict("only a draft that never opened can be deleted; cancel it instead", code="tournament/not_deletable")
+        raise Conflict(
+            "only a draft that never opened can be deleted; cancel it instead",
+            code="tournament/not_deletable",
+        )
     tournament.delete()
 
 
 # --- registration -------------------------------------------------------------------------------
 
+
 @transaction.atomic
 def tournament_register(
-    *, slug: str, user, bot: str = "", deck_share_id: str | None = None, seed: int | None = None,
+    *,
+    slug: str,
+    user,
+    bot: str = "",
+    deck_share_id: str | None = None,
+    seed: int | None = None,
     username: str | None = None,
 ) -> TournamentEntry:
     """Register `user`; or, by the organiser, the person named `username` or a built-in bot. Swiss
@@ -391,7 +462,9 @@ def tournament_register(
         if not deck_share_id:
             raise Rejected(f"{game.spec.name} entries bring a legal saved deck", code="entry/deck_required")
         # Legal in the tournament's own deck format, under the ban list in effect now.
-        legal = deck_version_for_entry(share_id=deck_share_id, user=user, format_key=tournament.options.get("format"))
+        legal = deck_version_for_entry(
+            share_id=deck_share_id, user=user, format_key=tournament.options.get("format")
+        )
         deck_version = deck_version_freeze(deck_version=legal, purpose=f"tournament {tournament.slug}")
     elif deck_share_id:
         raise Rejected(f"{game.spec.name} is played without decks", code="entry/deck_not_needed")
@@ -399,7 +472,12 @@ def tournament_register(
     change = _Change(tournament)
     change.append({"kind": "registered", "player": player, "seed": seed, "rating": None}, actor=actor)
     entry = TournamentEntry.objects.create(
-        tournament=tournament, player=player, user=None if bot else user, bot=bot, deck_version=deck_version, seed=seed
+        tournament=tournament,
+        player=player,
+        user=None if bot else user,
+        bot=bot,
+        deck_version=deck_version,
+        seed=seed,
     )
     change.project()
     return entry
@@ -436,15 +514,21 @@ def tournament_check_in(*, slug: str, user, player: str | None = None) -> Tourna
     return entry
 
 
-def check_in_refusal(*, tournament: Tournament, entry: TournamentEntry, now: datetime) -> ApplicationError | None:
+def check_in_refusal(
+    *, tournament: Tournament, entry: TournamentEntry, now: datetime
+) -> ApplicationError | None:
     """Why `entry` may not check in now, or None. The window's bounds are inclusive of its opening
     and exclusive of its closing."""
     if not tournament.check_in_required:
         return Conflict("this tournament has no check-in", code="check_in/not_required")
     if tournament.check_in_opens_at and now < tournament.check_in_opens_at:
-        return Conflict(f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open")
+        return Conflict(
+            f"check-in opens at {tournament.check_in_opens_at.isoformat()}", code="check_in/not_open"
+        )
     if tournament.check_in_closes_at and now >= tournament.check_in_closes_at:
-        return Conflict(f"check-in closed at {tournament.check_in_closes_at.isoformat()}", code="check_in/closed")
+        return Conflict(
+            f"check-in closed at {tournament.check_in_closes_at.isoformat()}", code="check_in/closed"
+        )
     if entry.status == TournamentEntry.Status.DROPPED:
         return Conflict(f"{entry.label} has dropped", code="player/already_dropped")
     if entry.deck_version_id is not None:
@@ -460,7 +544,9 @@ def check_in_refusal(*, tournament: Tournament, entry: TournamentEntry, now: dat
 
 
 @transaction.atomic
-def tournament_deck_change(*, slug: str, user, deck_share_id: str, player: str | None = None) -> TournamentEntry:
+def tournament_deck_change(
+    *, slug: str, user, deck_share_id: str, player: str | None = None
+) -> TournamentEntry:
     """Before the start, a player brings another deck (a ban list made theirs illegal, or they
     changed their mind): legal in the tournament's deck format now, frozen in this transaction, so a
     refusal freezes nothing. The version it replaces stays frozen: it was entered."""
@@ -484,7 +570,11 @@ def tournament_drop(*, slug: str, user, player: str | None = None) -> Tournament
     _require_status(tournament, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     entry = _entry_for(tournament, user, player)
     change = _Change(tournament)
-    seated = {t["match_key"]: t["players"] for t in lifecycle.pending_tables(change.state) if entry.player in t["players"]}
+    seated = {
+        t["match_key"]: t["players"]
+        for t in lifecycle.pending_tables(change.state)
+        if entry.player in t["players"]
+    }
     change.append({"kind": "dropped", "player": entry.player}, actor=user)
     change.project()
     _matches_forfeit(tournament, seated, entry.player)
@@ -498,12 +588,17 @@ def _matches_forfeit(tournament: Tournament, seated: dict[str, list[str]], playe
     links = tournament.matches.filter(match_key__in=list(seated)).exclude(match__status=Match.Status.FINISHED)
     for link in links:
         try:
-            match_forfeit(match_id=link.match_id, seat=seated[link.match_key].index(player), reason="dropped from the tournament")
+            match_forfeit(
+                match_id=link.match_id,
+                seat=seated[link.match_key].index(player),
+                reason="dropped from the tournament",
+            )
         except ApplicationError:
             continue  # the match ended meanwhile, or the game had already put the seat out
 
 
 # --- running ------------------------------------------------------------------------------------
+
 
 def _rng(tournament: Tournament, purpose: str, seq: int) -> random.Random:
     # Reproducible from the committed secret (revealed at the start); a tournament opened before
@@ -536,7 +631,9 @@ def _seed_order(tournament: Tournament, entries: list[TournamentEntry], seq: int
         return sorted(entries, key=lambda entry: entry.pk)
     if tournament.seeding == Tournament.Seeding.RATING:
         ratings = _ratings(tournament, entries)
-        return sorted(entries, key=lambda entry: (-ratings.get(entry.pk, float("-inf")), entry.seed or 10**9, entry.pk))
+        return sorted(
+            entries, key=lambda entry: (-ratings.get(entry.pk, float("-inf")), entry.seed or 10**9, entry.pk)
+        )
     return sorted(entries, key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk))
 
 
@@ -545,12 +642,16 @@ def _ratings(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int
     (`SNAKEPIT_SEEDING_RATINGS`: the ladders' best ordinal by default). Ratings are a sibling app, so
     it is reached through the settings, never imported; bots and unrated people have none."""
     ratings_of = import_string(settings.SNAKEPIT_SEEDING_RATINGS)
-    by_user = ratings_of(game_key=tournament.game, user_ids=[entry.user_id for entry in entries if entry.user_id])
+    by_user = ratings_of(
+        game_key=tournament.game, user_ids=[entry.user_id for entry in entries if entry.user_id]
+    )
     return {entry.pk: by_user[entry.user_id] for entry in entries if entry.user_id in by_user}
 
 
 @transaction.atomic
-def tournament_start(*, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None) -> Tournament:
+def tournament_start(
+    *, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None
+) -> Tournament:
     """Registration -> running: seed the players (checked-in ones where check-in is required) and
     pair the first round."""
     tournament = tournament_get(slug=slug, for_update=True)
@@ -573,7 +674,9 @@ def tournament_start(*, slug: str, user, ends_at: datetime | None = None, starts
         # The ratings the order came from, kept with it: they move afterwards, and the TRF export
         # reports the ones the seeding used.
         by_entry = _ratings(tournament, entries)
-        started["ratings"] = {entry.player: round(by_entry[entry.pk], 2) for entry in entries if entry.pk in by_entry}
+        started["ratings"] = {
+            entry.player: round(by_entry[entry.pk], 2) for entry in entries if entry.pk in by_entry
+        }
     if tournament.seed:
         started["seed"] = bytes(tournament.seed).hex()  # the reveal: SHA-256 of it is the commitment
     change.append(started, actor=user)
@@ -586,7 +689,9 @@ def tournament_start(*, slug: str, user, ends_at: datetime | None = None, starts
 
 
 @transaction.atomic
-def tournament_next_round(*, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None) -> Tournament:
+def tournament_next_round(
+    *, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None
+) -> Tournament:
     """Pair the next round (409 `round/not_complete` while a table is undecided), or finish the
     tournament when nothing is left to play."""
     tournament = tournament_get(slug=slug, for_update=True)
@@ -598,7 +703,9 @@ def tournament_next_round(*, slug: str, user, ends_at: datetime | None = None, s
     return tournament
 
 
-def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None, starts_at: datetime | None = None) -> None:
+def _pair_next_round(
+    change: _Change, user, *, ends_at: datetime | None = None, starts_at: datetime | None = None
+) -> None:
     tournament = change.tournament
     if starts_at is not None and not _waits_for_organiser(tournament):
         raise Rejected(
@@ -612,7 +719,11 @@ def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None, 
         tournament.status = Tournament.Status.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        webhooks_notify(tournament, "tournament_finished", {"standings_url": f"/api/tournaments/{tournament.slug}/standings/"})
+        webhooks_notify(
+            tournament,
+            "tournament_finished",
+            {"standings_url": f"/api/tournaments/{tournament.slug}/standings/"},
+        )
         return
     try:
         paired = lifecycle.next_round(change.state, rng=_rng(tournament, "pairing", change.seq))
@@ -626,8 +737,15 @@ def _pair_next_round(change: _Change, user, *, ends_at: datetime | None = None, 
     if _waits_for_organiser(tournament) is False:
         _round_matches_start(change, paired["round"])
     webhooks_notify(
-        tournament, "round_paired",
-        {"round": paired["round"], "stage": paired["stage"], "tables": paired["tables"], "byes": paired["byes"], "ends_at": paired.get("ends_at")},
+        tournament,
+        "round_paired",
+        {
+            "round": paired["round"],
+            "stage": paired["stage"],
+            "tables": paired["tables"],
+            "byes": paired["byes"],
+            "ends_at": paired.get("ends_at"),
+        },
     )
 
 
@@ -677,7 +795,10 @@ def _round_start(tournament: Tournament, round_number: int, *, actor) -> list[st
     change = _Change(tournament)
     rounds = change.state.rounds
     if not rounds or rounds[-1].round != round_number:
-        raise Conflict(f"only the latest round ({rounds[-1].round if rounds else 0}) can be started", code="round/not_latest")
+        raise Conflict(
+            f"only the latest round ({rounds[-1].round if rounds else 0}) can be started",
+            code="round/not_latest",
+        )
     if _round_started(tournament, round_number):
         raise Conflict(f"round {round_number} has started already", code="round/already_started")
     change.append({"kind": "round_started", "round": round_number}, actor=actor)
@@ -701,7 +822,11 @@ def tournament_rounds_start_due(*, now: datetime | None = None) -> int:
             tournament = Tournament.objects.select_for_update().get(pk=pk)
             paired = tournament.events.filter(kind="round_paired").order_by("-seq").first()
             starts_at = paired.payload.get("starts_at") if paired else None
-            if tournament.status != Tournament.Status.RUNNING or starts_at is None or datetime.fromisoformat(starts_at) > now:
+            if (
+                tournament.status != Tournament.Status.RUNNING
+                or starts_at is None
+                or datetime.fromisoformat(starts_at) > now
+            ):
                 continue
             if _round_started(tournament, paired.payload["round"]):
                 continue
@@ -713,15 +838,22 @@ def tournament_rounds_start_due(*, now: datetime | None = None) -> int:
 def _start_game(change: _Change, match_key: str, players: list[str], *, game_number: int) -> Match:
     """A Snakepit match for one game of a table, seats in the table's order."""
     tournament = change.tournament
-    entries = {entry.player: entry for entry in tournament.entries.filter(player__in=players).select_related("user", "deck_version")}
+    entries = {
+        entry.player: entry
+        for entry in tournament.entries.filter(player__in=players).select_related("user", "deck_version")
+    }
     match = match_create(
         game_key=tournament.game,
         options=tournament.options,
         seats=[_seat(entries[player]) for player in players],
         created_by=tournament.organiser,
     )
-    change.append({"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk})
-    TournamentMatch.objects.create(tournament=tournament, match_key=match_key, game_number=game_number, match=match)
+    change.append(
+        {"kind": "match_created", "match_key": match_key, "game": game_number, "match_id": match.pk}
+    )
+    TournamentMatch.objects.create(
+        tournament=tournament, match_key=match_key, game_number=game_number, match=match
+    )
     return match
 
 
@@ -744,7 +876,12 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
         if tournament.events.filter(kind="game_recorded", payload__match_id=match_id).exists():
             return None  # already recorded: a duplicate signal changes nothing
         change = _Change(tournament)
-        recorded = {"kind": "game_recorded", "match_key": link.match_key, "ranks": link.match.outcome["ranks"], "match_id": match_id}
+        recorded = {
+            "kind": "game_recorded",
+            "match_key": link.match_key,
+            "ranks": link.match.outcome["ranks"],
+            "match_id": match_id,
+        }
         try:
             event = change.append(recorded)
         except ApplicationError as refused:
@@ -762,7 +899,10 @@ def tournament_record_match(*, match_id: int) -> TournamentEvent | None:
 
 # --- results at a table ---------------------------------------------------------------------------
 
-def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool = False, player: str | None = None):
+
+def _result_event(
+    slug: str, user, payload: dict[str, Any], *, organiser: bool = False, player: str | None = None
+):
     """One step of a table's reporting, by a participant of the table (the organiser may act for
     one by naming `player`), or by the organiser as such (`organiser`: corrections; a confirmation
     by an organiser who does not play there). Reports and confirmations are refused once the table
@@ -773,7 +913,10 @@ def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool =
         if not organiser:
             _require_status(tournament, Tournament.Status.RUNNING)
             if tournament.result_mode == Tournament.ResultMode.SNAKEPIT:
-                raise Conflict("results of this tournament come from its Snakepit matches", code="result/played_on_snakepit")
+                raise Conflict(
+                    "results of this tournament come from its Snakepit matches",
+                    code="result/played_on_snakepit",
+                )
         change = _Change(tournament)
         key = payload["match_key"]
         try:
@@ -782,8 +925,11 @@ def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool =
             raise NotFound(error.detail, code=error.code) from None
         if organiser:
             _require_organiser(tournament, user)
-        elif player is None and payload["kind"] == "result_confirmed" and _organises(tournament, user) and not (
-            tournament.entries.filter(user=user, player__in=before["players"]).exists()
+        elif (
+            player is None
+            and payload["kind"] == "result_confirmed"
+            and _organises(tournament, user)
+            and not (tournament.entries.filter(user=user, player__in=before["players"]).exists())
         ):
             payload["by_organiser"] = True
         else:
@@ -792,7 +938,9 @@ def _result_event(slug: str, user, payload: dict[str, Any], *, organiser: bool =
         change.project()
         after = lifecycle.table(change.state, key)
         if payload["kind"] == "result_reported":
-            webhooks_notify(tournament, "result_reported", {"table": _table_public(after), "by": payload["by"]})
+            webhooks_notify(
+                tournament, "result_reported", {"table": _table_public(after), "by": payload["by"]}
+            )
         if after["status"] == "disputed" and before["status"] != "disputed":
             webhooks_notify(tournament, "dispute_opened", {"table": _table_public(after)})
         return event
@@ -803,12 +951,19 @@ def _organises(tournament: Tournament, user) -> bool:
 
 
 def _table_public(table: dict) -> dict:
-    return {key: table[key] for key in ("match_key", "round", "stage", "players", "status", "result", "reports")}
+    return {
+        key: table[key] for key in ("match_key", "round", "stage", "players", "status", "result", "reports")
+    }
 
 
-def tournament_report(*, slug: str, user, match_key: str, ranks: list[int], games: list | None = None, player=None):
+def tournament_report(
+    *, slug: str, user, match_key: str, ranks: list[int], games: list | None = None, player=None
+):
     return _result_event(
-        slug, user, {"kind": "result_reported", "match_key": match_key, "ranks": ranks, "games": games}, player=player
+        slug,
+        user,
+        {"kind": "result_reported", "match_key": match_key, "ranks": ranks, "games": games},
+        player=player,
     )
 
 
@@ -823,11 +978,24 @@ def tournament_dispute(*, slug: str, user, match_key: str, reason: str, player=N
 
 
 def tournament_correct(
-    *, slug: str, user, match_key: str, ranks: list[int], reason: str, games: list | None = None, forfeit: bool = False
+    *,
+    slug: str,
+    user,
+    match_key: str,
+    ranks: list[int],
+    reason: str,
+    games: list | None = None,
+    forfeit: bool = False,
 ):
     """The organiser settles a dispute or corrects any result, possibly as a forfeit; the earlier
     reports stay in the log."""
-    payload = {"kind": "result_corrected", "match_key": match_key, "ranks": ranks, "games": games, "reason": reason}
+    payload = {
+        "kind": "result_corrected",
+        "match_key": match_key,
+        "ranks": ranks,
+        "games": games,
+        "reason": reason,
+    }
     if forfeit:
         payload["forfeit"] = True
     return _result_event(slug, user, payload, organiser=True)
@@ -835,12 +1003,15 @@ def tournament_correct(
 
 # --- the organiser's control over seeds and pairings -----------------------------------------------
 
+
 def _players_named(tournament: Tournament, names: list[str]) -> list[str]:
     """Player ids for usernames (or player ids, as the log and the listings show them); an unknown
     name is a 422 that names it."""
     entries = list(tournament.entries.select_related("user"))
     # A username wins over a player id that happens to be spelt the same.
-    by_name = {entry.player: entry.player for entry in entries} | {entry.label: entry.player for entry in entries}
+    by_name = {entry.player: entry.player for entry in entries} | {
+        entry.label: entry.player for entry in entries
+    }
     unknown = [name for name in names if name not in by_name]
     if unknown:
         raise Rejected(f"not registered here: {', '.join(map(repr, unknown[:10]))}", code="player/not_found")
@@ -865,7 +1036,10 @@ def tournament_seeds_set(*, slug: str, user, order: list[str]) -> list[Tournamen
             entry.seed = seeds.get(entry.player)
             entry.save(update_fields=["seed"])
     change.project()
-    return sorted(tournament.entries.select_related("user"), key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk))
+    return sorted(
+        tournament.entries.select_related("user"),
+        key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk),
+    )
 
 
 @transaction.atomic
@@ -885,7 +1059,9 @@ def tournament_forbidden_pairs_set(*, slug: str, user, pairs: list[list[str]]) -
 
 
 @transaction.atomic
-def tournament_round_repair(*, slug: str, user, round_number: int, tables: list[list[str]], byes: list[str], reason: str):
+def tournament_round_repair(
+    *, slug: str, user, round_number: int, tables: list[list[str]], byes: list[str], reason: str
+):
     """The organiser re-pairs (or swaps players of) the latest round before it starts, with a
     reason; the tables keep their keys, in order. At a table the round starts with its first
     report; on Snakepit it starts with its matches, which is at pairing unless the tournament's
@@ -900,17 +1076,28 @@ def tournament_round_repair(*, slug: str, user, round_number: int, tables: list[
             code="round/already_started",
         )
     if waits and _round_started(tournament, round_number):
-        raise Conflict(f"round {round_number} has started: its Snakepit matches are under way", code="round/already_started")
+        raise Conflict(
+            f"round {round_number} has started: its Snakepit matches are under way",
+            code="round/already_started",
+        )
     change = _Change(tournament)
     rounds = change.state.rounds
     if not rounds or rounds[-1].round != round_number:
-        raise Conflict(f"only the latest round ({rounds[-1].round if rounds else 0}) can be re-paired", code="round/not_latest")
+        raise Conflict(
+            f"only the latest round ({rounds[-1].round if rounds else 0}) can be re-paired",
+            code="round/not_latest",
+        )
     keys = rounds[-1].match_keys
     if len(tables) != len(keys):
         raise Rejected(f"round {round_number} has {len(keys)} tables", code="round/bad_table")
     payload = {
-        "kind": "round_repaired", "round": round_number, "reason": reason,
-        "tables": [{"match_key": key, "players": _players_named(tournament, players)} for key, players in zip(keys, tables)],
+        "kind": "round_repaired",
+        "round": round_number,
+        "reason": reason,
+        "tables": [
+            {"match_key": key, "players": _players_named(tournament, players)}
+            for key, players in zip(keys, tables)
+        ],
         "byes": _players_named(tournament, byes),
     }
     event = change.append(payload, actor=user)
@@ -933,15 +1120,32 @@ def tournament_round_close(*, slug: str, user, round_number: int, rule: str, now
     ends_at = paired.payload.get("ends_at")
     now = now or timezone.now()
     if ends_at is None or now < datetime.fromisoformat(ends_at):
-        raise Conflict(f"round {round_number} has not reached its end time ({ends_at or 'none set'})", code="round/not_over")
+        raise Conflict(
+            f"round {round_number} has not reached its end time ({ends_at or 'none set'})",
+            code="round/not_over",
+        )
     change = _Change(tournament)
     open_tables = [t for t in lifecycle.pending_tables(change.state) if t["round"] == round_number]
     if not open_tables:
         raise Conflict(f"round {round_number} has no open table", code="round/nothing_open")
     reason = f"round {round_number} ran past its end time: closed by rule ({rule.replace('_', ' ')})"
-    change.append({"kind": "round_closed", "round": round_number, "rule": rule, "tables": [t["match_key"] for t in open_tables]}, actor=user)
+    change.append(
+        {
+            "kind": "round_closed",
+            "round": round_number,
+            "rule": rule,
+            "tables": [t["match_key"] for t in open_tables],
+        },
+        actor=user,
+    )
     for t in open_tables:
-        correction = {"kind": "result_corrected", "match_key": t["match_key"], "ranks": [1] * len(t["players"]), "games": None, "reason": reason}
+        correction = {
+            "kind": "result_corrected",
+            "match_key": t["match_key"],
+            "ranks": [1] * len(t["players"]),
+            "games": None,
+            "reason": reason,
+        }
         if rule == "both_lose":
             correction["forfeit"] = True
         change.append(correction, actor=user)
@@ -967,46 +1171,70 @@ def tournament_import(*, user, data: dict[str, Any]) -> Tournament:
     which must replay without a refusal. The links to Snakepit matches stay behind (the games they
     recorded are in the log), so the copy takes further results at tables. The importer organises it."""
     if not isinstance(data, dict) or data.get("format") != "snakepit-tournament" or data.get("version") != 1:
-        raise Rejected("not a Snakepit tournament export (format snakepit-tournament, version 1)", code="import/bad_format")
+        raise Rejected(
+            "not a Snakepit tournament export (format snakepit-tournament, version 1)",
+            code="import/bad_format",
+        )
     setup, players, events = data.get("tournament"), data.get("players"), data.get("events")
     if not isinstance(setup, dict) or not isinstance(players, dict) or not isinstance(events, list):
         raise Rejected("an export has tournament, players and events", code="import/bad_format")
     if len(events) > IMPORT_EVENTS_MAX or len(players) > 100_000:
         raise Rejected(f"at most {IMPORT_EVENTS_MAX} events", code="import/too_large")
-    if any(not isinstance(e, dict) or not isinstance(e.get("kind"), str) or not isinstance(e.get("payload"), dict) for e in events):
+    if any(
+        not isinstance(e, dict)
+        or not isinstance(e.get("kind"), str)
+        or not isinstance(e.get("payload"), dict)
+        for e in events
+    ):
         raise Rejected("each event has a kind and a payload object", code="import/bad_format")
     expected = {"name": str, "game": str, "format": str, "options": dict, "config": dict, "seeding": str}
     wrong = sorted(key for key, kind in expected.items() if key in setup and not isinstance(setup[key], kind))
     seats = setup.get("seats_per_match")
     if wrong or (seats is not None and (isinstance(seats, bool) or not isinstance(seats, int))):
-        raise Rejected(f"the set-up's {', '.join(wrong) or 'seats_per_match'} has the wrong type", code="import/bad_format")
+        raise Rejected(
+            f"the set-up's {', '.join(wrong) or 'seats_per_match'} has the wrong type",
+            code="import/bad_format",
+        )
     if setup.get("seeding", Tournament.Seeding.MANUAL) not in Tournament.Seeding.values:
         raise Rejected("unknown seeding", code="import/bad_format")
     tournament = tournament_create(
-        organiser=user, name=str(setup.get("name") or "Imported tournament")[:120], game_key=str(setup.get("game")),
-        format=str(setup.get("format")), options=setup.get("options") or {}, config=setup.get("config") or {},
-        seats_per_match=setup.get("seats_per_match"), result_mode=Tournament.ResultMode.TABLE,
+        organiser=user,
+        name=str(setup.get("name") or "Imported tournament")[:120],
+        game_key=str(setup.get("game")),
+        format=str(setup.get("format")),
+        options=setup.get("options") or {},
+        config=setup.get("config") or {},
+        seats_per_match=setup.get("seats_per_match"),
+        result_mode=Tournament.ResultMode.TABLE,
         seeding=setup.get("seeding", Tournament.Seeding.MANUAL),
     )
     kept = [e for e in events if e["kind"] != "match_created"]
     try:
         state = lifecycle.replay(
-            lifecycle.TournamentSpec(format=tournament.format, seats_per_match=tournament.seats_per_match, config=tournament.config),
+            lifecycle.TournamentSpec(
+                format=tournament.format, seats_per_match=tournament.seats_per_match, config=tournament.config
+            ),
             [e["payload"] for e in kept if e["kind"] not in SERVICE_KINDS],
         )
     except FormatError as error:
-        raise Rejected(f"the log does not replay: {error.code}: {error.detail}", code="import/bad_log") from None
+        raise Rejected(
+            f"the log does not replay: {error.code}: {error.detail}", code="import/bad_log"
+        ) from None
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
         # A payload of the right kind with fields of the wrong shape, which only a forged file has.
-        raise Rejected(f"the log does not replay: a malformed payload ({type(error).__name__})", code="import/bad_log") from None
+        raise Rejected(
+            f"the log does not replay: a malformed payload ({type(error).__name__})", code="import/bad_log"
+        ) from None
     if any(e["payload"].get("kind") != e["kind"] for e in kept):
         raise Rejected("an event's kind differs from its payload's", code="import/bad_log")
     registered = {e["payload"]["player"] for e in kept if e["kind"] == "registered"}
     TournamentEvent.objects.bulk_create(
-        TournamentEvent(tournament=tournament, seq=seq, kind=e["kind"], payload=e["payload"]) for seq, e in enumerate(kept, start=1)
+        TournamentEvent(tournament=tournament, seq=seq, kind=e["kind"], payload=e["payload"])
+        for seq, e in enumerate(kept, start=1)
     )
     TournamentEntry.objects.bulk_create(
-        TournamentEntry(tournament=tournament, player=p, name=str(players.get(p, p))[:150]) for p in sorted(registered)
+        TournamentEntry(tournament=tournament, player=p, name=str(players.get(p, p))[:150])
+        for p in sorted(registered)
     )
     kinds = {e["kind"] for e in kept}
     if "cancelled" in kinds:
@@ -1022,7 +1250,9 @@ def tournament_import(*, user, data: dict[str, Any]) -> Tournament:
     projection = tournament_projection(tournament)
     for player, status in projection["entries"].items():
         tournament.entries.filter(player=player).update(status=status)
-    TournamentTable.objects.bulk_create(TournamentTable(tournament=tournament, **row) for row in projection["tables"])
+    TournamentTable.objects.bulk_create(
+        TournamentTable(tournament=tournament, **row) for row in projection["tables"]
+    )
     TournamentStanding.objects.bulk_create(
         TournamentStanding(tournament=tournament, player=row["player"], rank=row["rank"], row=_unranked(row))
         for row in projection["standings"]

@@ -9,7 +9,12 @@ from tournaments.models import Tournament
 # each app's tasks module, know it.
 from tournaments.webhooks import tournament_webhook_deliver
 
-__all__ = ["tournament_record_match", "tournament_webhook_deliver", "tournaments_record_missing", "tournaments_start_due_rounds"]
+__all__ = [
+    "tournament_record_match",
+    "tournament_webhook_deliver",
+    "tournaments_record_missing",
+    "tournaments_start_due_rounds",
+]
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bots', '0003_deck_version'),
+        ("bots", "0003_deck_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botversion',
-            name='archive',
-            field=models.BinaryField(blank=True, default=b''),
+            model_name="botversion",
+            name="archive",
+            field=models.BinaryField(blank=True, default=b""),
         ),
     ]

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,40 +14,67 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Deck',
+            name="Deck",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('share_id', models.CharField(editable=False, max_length=16, unique=True)),
-                ('name', models.CharField(blank=True, default='', max_length=100)),
-                ('game', models.CharField(db_index=True, default='ragnguns', max_length=40)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True, db_index=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='decks', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("share_id", models.CharField(editable=False, max_length=16, unique=True)),
+                ("name", models.CharField(blank=True, default="", max_length=100)),
+                ("game", models.CharField(db_index=True, default="ragnguns", max_length=40)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True, db_index=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="decks",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at', '-id'],
+                "ordering": ["-updated_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='DeckVersion',
+            name="DeckVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('format', models.CharField(max_length=40)),
-                ('catalogue_version', models.CharField(max_length=20)),
-                ('gunslinger', models.CharField(blank=True, default='', max_length=100)),
-                ('cards', models.JSONField(default=list)),
-                ('source_text', models.TextField(blank=True, default='')),
-                ('legal', models.BooleanField(db_index=True)),
-                ('violations', models.JSONField(default=list)),
-                ('frozen_at', models.DateTimeField(blank=True, null=True)),
-                ('frozen_for', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('deck', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='versions', to='decks.deck')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("format", models.CharField(max_length=40)),
+                ("catalogue_version", models.CharField(max_length=20)),
+                ("gunslinger", models.CharField(blank=True, default="", max_length=100)),
+                ("cards", models.JSONField(default=list)),
+                ("source_text", models.TextField(blank=True, default="")),
+                ("legal", models.BooleanField(db_index=True)),
+                ("violations", models.JSONField(default=list)),
+                ("frozen_at", models.DateTimeField(blank=True, null=True)),
+                ("frozen_for", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "deck",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="versions", to="decks.deck"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['deck', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('deck', 'number'), name='deck_version_unique_number'), models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='deck_version_number_positive')],
+                "ordering": ["deck", "number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("deck", "number"), name="deck_version_unique_number"),
+                    models.CheckConstraint(
+                        condition=models.Q(("number__gte", 1)), name="deck_version_number_positive"
+                    ),
+                ],
             },
         ),
     ]

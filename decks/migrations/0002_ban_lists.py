@@ -6,36 +6,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('decks', '0001_initial'),
+        ("decks", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='deckversion',
-            name='ban_list_version',
-            field=models.CharField(blank=True, default='', max_length=40),
+            model_name="deckversion",
+            name="ban_list_version",
+            field=models.CharField(blank=True, default="", max_length=40),
         ),
         migrations.CreateModel(
-            name='BanList',
+            name="BanList",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('format', models.CharField(db_index=True, max_length=40)),
-                ('version', models.CharField(max_length=40)),
-                ('effective_at', models.DateTimeField(db_index=True)),
-                ('banned', models.JSONField(default=list)),
-                ('restricted', models.JSONField(default=list)),
-                ('max_restricted', models.PositiveSmallIntegerField(default=0)),
-                ('notes', models.TextField(blank=True, default='')),
-                ('published_at', models.DateTimeField(auto_now_add=True)),
-                ('applied_at', models.DateTimeField(blank=True, null=True)),
-                ('published_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("format", models.CharField(db_index=True, max_length=40)),
+                ("version", models.CharField(max_length=40)),
+                ("effective_at", models.DateTimeField(db_index=True)),
+                ("banned", models.JSONField(default=list)),
+                ("restricted", models.JSONField(default=list)),
+                ("max_restricted", models.PositiveSmallIntegerField(default=0)),
+                ("notes", models.TextField(blank=True, default="")),
+                ("published_at", models.DateTimeField(auto_now_add=True)),
+                ("applied_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "published_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['format', 'effective_at', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('format', 'version'), name='ban_list_unique_version')],
+                "ordering": ["format", "effective_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("format", "version"), name="ban_list_unique_version")
+                ],
             },
         ),
     ]

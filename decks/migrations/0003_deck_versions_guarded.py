@@ -12,8 +12,18 @@ from django.db import migrations
 
 TABLE = "decks_deckversion"
 CONTENT = (
-    "id", "deck_id", "number", "format", "catalogue_version", "gunslinger", "cards", "source_text",
-    "legal", "violations", "ban_list_version", "created_at",
+    "id",
+    "deck_id",
+    "number",
+    "format",
+    "catalogue_version",
+    "gunslinger",
+    "cards",
+    "source_text",
+    "legal",
+    "violations",
+    "ban_list_version",
+    "created_at",
 )
 
 

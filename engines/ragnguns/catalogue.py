@@ -308,7 +308,9 @@ _BAN_LIST_FIELDS = frozenset({"version", "effective", "banned", "restricted", "m
 def ban_list_from_data(raw: Any, catalogue: Catalogue) -> BanList:
     """Validate a ban list given as data (a match option, a published list): every id a card."""
     if not isinstance(raw, Mapping) or set(raw) != _BAN_LIST_FIELDS:
-        raise CatalogueError(f"a ban list is an object with exactly {sorted(_BAN_LIST_FIELDS)}", field="ban_list")
+        raise CatalogueError(
+            f"a ban list is an object with exactly {sorted(_BAN_LIST_FIELDS)}", field="ban_list"
+        )
     for text_field in ("version", "effective"):
         if not isinstance(raw[text_field], str) or not 1 <= len(raw[text_field]) <= 40:
             raise CatalogueError(f"ban list {text_field} must be 1 to 40 characters", field=text_field)
@@ -319,7 +321,9 @@ def ban_list_from_data(raw: Any, catalogue: Catalogue) -> BanList:
             raise CatalogueError(f"ban list {list_field} must be a list of card ids", field=list_field)
         unknown = sorted(card_id for card_id in ids if card_id not in catalogue)
         if unknown:
-            raise CatalogueError(f"ban list {list_field} names unknown card id(s) {unknown}", field=list_field)
+            raise CatalogueError(
+                f"ban list {list_field} names unknown card id(s) {unknown}", field=list_field
+            )
         lists[list_field] = frozenset(ids)
     if not _is_int(raw["max_restricted"]) or raw["max_restricted"] < 0:
         raise CatalogueError("ban list max_restricted must be an integer >= 0", field="max_restricted")
@@ -832,7 +836,9 @@ def formats_from_data(data: Any, catalogue: Catalogue) -> dict[str, Format]:
             or set(dated) != {"version", "effective"}
             or not all(isinstance(dated[name], str) for name in dated)
         ):
-            raise CatalogueError(f"{where}: ban_list must be {{version, effective}} strings", field="ban_list")
+            raise CatalogueError(
+                f"{where}: ban_list must be {{version, effective}} strings", field="ban_list"
+            )
         formats[key] = Format(
             key=key,
             name=_require_str(raw["name"], card_id=None, field=f"{where}.name"),

@@ -74,7 +74,9 @@ def format_under_ban_list(base: str, ban_list_json: str) -> str:
     The derived format is remembered under a key made of the base, the version and a digest of the
     list, so equal lists share one entry and a replay finds the same one."""
     if len(ban_list_json) > MAX_BAN_LIST_TEXT:
-        raise InvalidOptions(f"a ban list is at most {MAX_BAN_LIST_TEXT} characters", code="options/out_of_range")
+        raise InvalidOptions(
+            f"a ban list is at most {MAX_BAN_LIST_TEXT} characters", code="options/out_of_range"
+        )
     try:
         ban_list = ban_list_from_data(json.loads(ban_list_json), _CATALOGUE)
     except (ValueError, CatalogueError) as error:
@@ -105,7 +107,11 @@ def sample_draws(cards: Iterable[str], permutation: list[int], *, turns: int) ->
     more are left out: this is what a deck builder tries before a match, not a match."""
     canonical = sorted(cards)
     deck = [canonical[index] for index in permutation]
-    return [deck[turn * DRAW : (turn + 1) * DRAW] for turn in range(turns) if deck[turn * DRAW : (turn + 1) * DRAW]]
+    return [
+        deck[turn * DRAW : (turn + 1) * DRAW]
+        for turn in range(turns)
+        if deck[turn * DRAW : (turn + 1) * DRAW]
+    ]
 
 
 def _locate(side: Side, card: Any) -> str | None:

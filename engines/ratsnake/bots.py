@@ -14,9 +14,9 @@ stake with the best double-down call); all the others lose to the house.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 from engines.protocol import Action, Bot, Turn, View
 from engines.ratsnake import money
@@ -50,7 +50,7 @@ MAX_SILO_SHARE = Fraction(1, 2)
 STAKE_DIVISOR = 30
 
 
-@lru_cache(maxsize=None)
+@cache
 def call_chances(first_total: int) -> dict[str, Fraction]:
     """The chance of each double-down call being right, given the first total (all 36 checks)."""
     counts = {MATCH: 0, LOSE: 0, GAIN: 0}
@@ -67,13 +67,13 @@ def call_value(first_total: int, call: str, *, house: bool) -> Fraction:
     return chance * DOUBLE_DOWN_ODDS[call] - (1 - chance)
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_call(first_total: int, *, house: bool) -> str:
     # Ties (a first total of 7: gain and lose are equally likely) go to the first of gain, lose, match.
     return max((GAIN, LOSE, MATCH), key=lambda call: call_value(first_total, call, house=house))
 
 
-@lru_cache(maxsize=None)
+@cache
 def side_bet_value(prediction: str) -> Fraction:
     """Expected coins per coin of first stake for a side bet against the house."""
     total = Fraction(0)
@@ -90,7 +90,7 @@ def side_bet_value(prediction: str) -> Fraction:
     return total / len(ALL_THROWS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def right_chance(prediction: str) -> Fraction:
     """How often a side bet is right, counting the best double-down call for a check bet."""
     total = Fraction(0)
@@ -105,7 +105,7 @@ def right_chance(prediction: str) -> Fraction:
     return total / len(ALL_THROWS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _throw_table() -> tuple[tuple[str, int, int], ...]:
     """The 36 throws and, under pips on both, the 36 checks of each, folded into
     (what happens, amount, ways out of 36 * 36): "win"/"lose" an amount, or "lose_silo"."""
@@ -185,7 +185,9 @@ class HeuristicBot(Bot):
             value = next_throw_value(silo)
         else:
             purses = tuple(view["purses"])
-            payers = tuple(other for other in money.ring_from_right(seat, len(purses)) if other not in view["left_ring"])
+            payers = tuple(
+                other for other in money.ring_from_right(seat, len(purses)) if other not in view["left_ring"]
+            )
             value = next_throw_value(silo, lambda amount: money.collectable(purses, amount, payers))
         return value > 0 and silo <= MAX_SILO_SHARE * (silo + purse_after)
 

@@ -13,8 +13,9 @@ event completely before its first assignment, so a refused event leaves the stat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
@@ -226,7 +227,11 @@ class RatSnake(Game[RatSnakeState]):
 
 _DICE = {phase: ChanceRequest.dice(phase, count=2) for phase in (THROW, CHECK_THE_SILO)}
 # Decisions are values: the few a session can reach are made once and shared.
-_FIXED_DECISIONS = {THROW: Decision.chance(THROW), CHECK_THE_SILO: Decision.chance(CHECK_THE_SILO), OVER: Decision.over()}
+_FIXED_DECISIONS = {
+    THROW: Decision.chance(THROW),
+    CHECK_THE_SILO: Decision.chance(CHECK_THE_SILO),
+    OVER: Decision.over(),
+}
 
 
 @lru_cache(maxsize=4096)
@@ -246,7 +251,9 @@ def _side_bet_actions(limit: int, check_limit: int) -> tuple[Action, ...]:
     actions: list[Action] = [{"type": "no_bet"}]
     for prediction in PREDICTIONS:
         top = check_limit if prediction == CHECK_THE_SILO_BET else limit
-        actions.extend({"type": "side_bet", "prediction": prediction, "stake": stake} for stake in range(1, top + 1))
+        actions.extend(
+            {"type": "side_bet", "prediction": prediction, "stake": stake} for stake in range(1, top + 1)
+        )
     return tuple(actions)
 
 
@@ -263,7 +270,12 @@ def _start_turn(state: RatSnakeState) -> None:
         seat = turns % seats
         if seat not in left and purses[seat] >= SILO_ANTE:
             state.purses = _with(purses, seat, -SILO_ANTE)
-            state.thrower, state.silo, state.turns_taken, state.skipped = seat, SILO_ANTE, turns, tuple(skipped)
+            state.thrower, state.silo, state.turns_taken, state.skipped = (
+                seat,
+                SILO_ANTE,
+                turns,
+                tuple(skipped),
+            )
             _before_throw(state)
             return
         if all(purses[other] < SILO_ANTE for other in range(seats) if other not in left):
@@ -283,7 +295,8 @@ def _before_throw(state: RatSnakeState) -> None:
     if state.options.side_bets:
         # "Players not currently throwing can place side bets": any non-thrower in the ring with a coin.
         eligible = frozenset(
-            seat for seat in range(state.seats)
+            seat
+            for seat in range(state.seats)
             if seat != state.thrower and state.purses[seat] > 0 and seat not in state.left_ring
         )
         if eligible:
@@ -459,7 +472,9 @@ def _end_session(state: RatSnakeState) -> None:
 
 def _others_in_ring(state: RatSnakeState) -> tuple[int, ...]:
     """Who acts as the house without one: the other seats still in the ring, from the thrower's right."""
-    return tuple(seat for seat in money.ring_from_right(state.thrower, state.seats) if seat not in state.left_ring)
+    return tuple(
+        seat for seat in money.ring_from_right(state.thrower, state.seats) if seat not in state.left_ring
+    )
 
 
 def _thrower_wins(state: RatSnakeState, amount: int) -> None:
@@ -553,7 +568,9 @@ def _settle_without_house(state: RatSnakeState, won) -> None:
         pot = sum(bet.stake for bet in state.bets if not won(bet))
         stake_of = {bet.seat: bet.stake for bet in winners}
         in_order = tuple(
-            (seat, stake_of[seat]) for seat in money.ring_from_right(state.thrower, state.seats) if seat in stake_of
+            (seat, stake_of[seat])
+            for seat in money.ring_from_right(state.thrower, state.seats)
+            if seat in stake_of
         )
         if state.options.pot_split == BY_STAKE:
             shares = money.split_by_stake(pot, in_order)

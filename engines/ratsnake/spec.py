@@ -6,8 +6,9 @@ option quotes why. docs/games/rat-snake.md lists every reading with the sentence
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from engines.protocol import GameSpec, OptionSpec
 
@@ -117,7 +118,7 @@ class Options:
     pot_split: str = EQUAL
 
     @classmethod
-    def from_resolved(cls, resolved: Mapping[str, Any]) -> "Options":
+    def from_resolved(cls, resolved: Mapping[str, Any]) -> Options:
         return cls(**{option.name: resolved[option.name] for option in OPTIONS})
 
     def to_json(self) -> dict[str, Any]:

@@ -43,7 +43,7 @@ CHART = (0, 3, 7, 11, 15)
 
 def side_worth(side: str, sides: list[str]) -> float:
     if side.startswith("arrow_to_"):
-        target = sides[int(side[len("arrow_to_"):])]
+        target = sides[int(side[len("arrow_to_") :])]
         return 0.0 if target.startswith("arrow_to_") else 0.9 * WORTH.get(target, 0.0)
     return WORTH.get(side, 0.0)
 
@@ -89,5 +89,7 @@ class HeuristicBot(Bot):
             sides = me["dice"][action["die"]]
             new_sides = list(sides)
             new_sides[action["replace_side"]] = action["new_side"]
-            worth += side_worth(action["new_side"], new_sides) - side_worth(sides[action["replace_side"]], sides)
+            worth += side_worth(action["new_side"], new_sides) - side_worth(
+                sides[action["replace_side"]], sides
+            )
         return worth

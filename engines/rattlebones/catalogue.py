@@ -84,7 +84,9 @@ def _load(data: dict[str, Any]) -> Catalogue:
         raise _fail("a die starts as the Rattlebones icon and pips 2 to 6")
     if any(opposite[opposite[side]] != side or opposite[side] == side for side in range(6)):
         raise _fail("opposite sides come in pairs")
-    adjacent = tuple(tuple(other for other in range(6) if other not in (side, opposite[side])) for side in range(6))
+    adjacent = tuple(
+        tuple(other for other in range(6) if other not in (side, opposite[side])) for side in range(6)
+    )
     gamble = tuple(data["gamble_die"])
     if not gamble or any(face not in (RATTLEBONES, "2", "3", "4", "5") for face in gamble):
         raise _fail("the Gamble die shows 2, 3, 4 or 5 points or the Rattlebones symbol")

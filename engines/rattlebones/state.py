@@ -62,7 +62,11 @@ class RattlebonesState(EngineState):
         copy.pawns, copy.scores = self.pawns[:], self.scores[:]
         copy.gold, copy.stars, copy.stock = self.gold[:], self.stars[:], self.stock[:]
         copy.dice, copy.sides = self.dice[:], self.sides.copy()
-        copy.gold_supply, copy.star_supply, copy.stock_supply = self.gold_supply, self.star_supply, self.stock_supply
+        copy.gold_supply, copy.star_supply, copy.stock_supply = (
+            self.gold_supply,
+            self.star_supply,
+            self.stock_supply,
+        )
         copy.rattlebones, copy.train, copy.pips_out = self.rattlebones, self.train, self.pips_out
         copy.player, copy.rolled, copy.to_roll = self.player, self.rolled, self.to_roll
         copy.showing, copy.used, copy.gamble_for = self.showing, self.used, self.gamble_for

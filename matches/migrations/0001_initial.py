@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,56 +14,142 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(db_index=True, max_length=40)),
-                ('engine_version', models.CharField(max_length=20)),
-                ('options', models.JSONField(default=dict)),
-                ('status', models.CharField(choices=[('running', 'Running'), ('finished', 'Finished')], db_index=True, default='running', max_length=12)),
-                ('seed', models.BinaryField(max_length=32)),
-                ('seed_commitment', models.CharField(editable=False, max_length=64)),
-                ('outcome', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(db_index=True, max_length=40)),
+                ("engine_version", models.CharField(max_length=20)),
+                ("options", models.JSONField(default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "Running"), ("finished", "Finished")],
+                        db_index=True,
+                        default="running",
+                        max_length=12,
+                    ),
+                ),
+                ("seed", models.BinaryField(max_length=32)),
+                ("seed_commitment", models.CharField(editable=False, max_length=64)),
+                ("outcome", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='MatchEvent',
+            name="MatchEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('action', 'Action'), ('chance', 'Chance'), ('forfeit', 'Forfeit')], max_length=10)),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('payload', models.JSONField(default=dict)),
-                ('schema_version', models.PositiveSmallIntegerField(default=1)),
-                ('idempotency_key', models.CharField(blank=True, max_length=100, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("action", "Action"), ("chance", "Chance"), ("forfeit", "Forfeit")],
+                        max_length=10,
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("payload", models.JSONField(default=dict)),
+                ("schema_version", models.PositiveSmallIntegerField(default=1)),
+                ("idempotency_key", models.CharField(blank=True, max_length=100, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="events", to="matches.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'seq'), name='match_event_unique_seq'), models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('match', 'idempotency_key'), name='match_event_unique_idempotency_key'), models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='match_event_seq_positive')],
+                "ordering": ["match", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "seq"), name="match_event_unique_seq"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("idempotency_key__isnull", False)),
+                        fields=("match", "idempotency_key"),
+                        name="match_event_unique_idempotency_key",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("seq__gte", 1)), name="match_event_seq_positive"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='MatchSeat',
+            name="MatchSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('bot', models.CharField(blank=True, default='', max_length=40)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='matches.match')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='match_seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("bot", models.CharField(blank=True, default="", max_length=40)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="matches.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="match_seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'index'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'index'), name='match_seat_unique_index'), models.CheckConstraint(condition=models.Q(models.Q(('user__isnull', False), ('bot', '')), models.Q(('user__isnull', True), models.Q(('bot', ''), _negated=True)), _connector='OR'), name='match_seat_user_xor_bot')],
+                "ordering": ["match", "index"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "index"), name="match_seat_unique_index"),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("user__isnull", False), ("bot", "")),
+                            models.Q(("user__isnull", True), models.Q(("bot", ""), _negated=True)),
+                            _connector="OR",
+                        ),
+                        name="match_seat_user_xor_bot",
+                    ),
+                ],
             },
         ),
     ]

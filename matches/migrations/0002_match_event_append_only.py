@@ -31,7 +31,10 @@ SQLITE_UP = [
         WHEN snakepit_event_log_sealed() != 0
         BEGIN SELECT RAISE(ABORT, 'match events are append-only: DELETE refused'); END;""",
 ]
-SQLITE_DOWN = ["DROP TRIGGER IF EXISTS match_event_no_update;", "DROP TRIGGER IF EXISTS match_event_no_delete;"]
+SQLITE_DOWN = [
+    "DROP TRIGGER IF EXISTS match_event_no_update;",
+    "DROP TRIGGER IF EXISTS match_event_no_delete;",
+]
 
 
 def install(apps, schema_editor):

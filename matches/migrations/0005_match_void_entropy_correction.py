@@ -39,7 +39,9 @@ class Migration(migrations.Migration):
             model_name="match",
             name="entropy",
             field=models.CharField(
-                choices=[("server", "Server"), ("contributed", "Contributed")], default="server", editable=False,
+                choices=[("server", "Server"), ("contributed", "Contributed")],
+                default="server",
+                editable=False,
                 max_length=12,
             ),
         ),
@@ -47,8 +49,10 @@ class Migration(migrations.Migration):
             model_name="match",
             name="status",
             field=models.CharField(
-                choices=[("running", "Running"), ("finished", "Finished"), ("voided", "Voided")], db_index=True,
-                default="running", max_length=12,
+                choices=[("running", "Running"), ("finished", "Finished"), ("voided", "Voided")],
+                db_index=True,
+                default="running",
+                max_length=12,
             ),
         ),
         migrations.AlterField(
@@ -56,8 +60,12 @@ class Migration(migrations.Migration):
             name="kind",
             field=models.CharField(
                 choices=[
-                    ("action", "Action"), ("chance", "Chance"), ("forfeit", "Forfeit"), ("entropy", "Entropy"),
-                    ("void", "Void"), ("correction", "Correction"),
+                    ("action", "Action"),
+                    ("chance", "Chance"),
+                    ("forfeit", "Forfeit"),
+                    ("entropy", "Entropy"),
+                    ("void", "Void"),
+                    ("correction", "Correction"),
                 ],
                 max_length=10,
             ),

@@ -6,147 +6,322 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('decks', '0001_initial'),
-        ('matches', '0001_initial'),
+        ("decks", "0001_initial"),
+        ("matches", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Ladder',
+            name="Ladder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(unique=True)),
-                ('name', models.CharField(max_length=100)),
-                ('game', models.CharField(db_index=True, max_length=40)),
-                ('options', models.JSONField(default=dict, help_text='Resolved rule options every ladder match uses.')),
-                ('seats_per_match', models.PositiveSmallIntegerField()),
-                ('rating_model', models.CharField(default='plackett_luce', max_length=40)),
-                ('entry_policy', models.CharField(choices=[('users_and_bots', 'Users And Bots'), ('users', 'Users'), ('bots', 'Bots')], default='users_and_bots', max_length=20)),
-                ('season', models.PositiveIntegerField(default=1)),
-                ('season_started_at', models.DateTimeField(auto_now_add=True)),
-                ('season_ends_at', models.DateTimeField(blank=True, null=True)),
-                ('carry_over', models.BooleanField(default=False, help_text='At a new season, keep ratings (True) or start everyone afresh (False).')),
-                ('round_interval_seconds', models.PositiveIntegerField(default=600)),
-                ('move_deadline_seconds', models.PositiveIntegerField(default=300, help_text='A seat that has not acted this long after its turn began forfeits.')),
-                ('match_deadline_seconds', models.PositiveIntegerField(default=3600, help_text='A match still running this long after it began is ended by forfeit.')),
-                ('is_active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.SlugField(unique=True)),
+                ("name", models.CharField(max_length=100)),
+                ("game", models.CharField(db_index=True, max_length=40)),
+                (
+                    "options",
+                    models.JSONField(
+                        default=dict, help_text="Resolved rule options every ladder match uses."
+                    ),
+                ),
+                ("seats_per_match", models.PositiveSmallIntegerField()),
+                ("rating_model", models.CharField(default="plackett_luce", max_length=40)),
+                (
+                    "entry_policy",
+                    models.CharField(
+                        choices=[("users_and_bots", "Users And Bots"), ("users", "Users"), ("bots", "Bots")],
+                        default="users_and_bots",
+                        max_length=20,
+                    ),
+                ),
+                ("season", models.PositiveIntegerField(default=1)),
+                ("season_started_at", models.DateTimeField(auto_now_add=True)),
+                ("season_ends_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "carry_over",
+                    models.BooleanField(
+                        default=False,
+                        help_text="At a new season, keep ratings (True) or start everyone afresh (False).",
+                    ),
+                ),
+                ("round_interval_seconds", models.PositiveIntegerField(default=600)),
+                (
+                    "move_deadline_seconds",
+                    models.PositiveIntegerField(
+                        default=300,
+                        help_text="A seat that has not acted this long after its turn began forfeits.",
+                    ),
+                ),
+                (
+                    "match_deadline_seconds",
+                    models.PositiveIntegerField(
+                        default=3600,
+                        help_text="A match still running this long after it began is ended by forfeit.",
+                    ),
+                ),
+                ("is_active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'slug'],
+                "ordering": ["game", "slug"],
             },
         ),
         migrations.CreateModel(
-            name='LadderEntry',
+            name="LadderEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bot', models.CharField(blank=True, default='', max_length=40)),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField(db_index=True)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('left_at', models.DateTimeField(blank=True, null=True)),
-                ('deck_version', models.ForeignKey(blank=True, help_text="Rag'n'Guns: the frozen deck this entry plays.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='decks.deckversion')),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='ratings.ladder')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='ladder_entries', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("bot", models.CharField(blank=True, default="", max_length=40)),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField(db_index=True)),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                ("left_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "deck_version",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Rag'n'Guns: the frozen deck this entry plays.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="decks.deckversion",
+                    ),
+                ),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="ratings.ladder",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ladder_entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-ordinal', 'pk'],
+                "ordering": ["-ordinal", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='LadderRound',
+            name="LadderRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('season', models.PositiveIntegerField()),
-                ('number', models.PositiveIntegerField()),
-                ('explanation', models.JSONField(default=dict, help_text='How matchmaking formed the pods, and who sat out why.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='ratings.ladder')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("season", models.PositiveIntegerField()),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "explanation",
+                    models.JSONField(
+                        default=dict, help_text="How matchmaking formed the pods, and who sat out why."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rounds",
+                        to="ratings.ladder",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['ladder', '-season', '-number'],
+                "ordering": ["ladder", "-season", "-number"],
             },
         ),
         migrations.CreateModel(
-            name='LadderMatch',
+            name="LadderMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('entries', models.JSONField(help_text='LadderEntry ids by seat index.')),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='ladder_match', to='matches.match')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='ratings.ladderround')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("entries", models.JSONField(help_text="LadderEntry ids by seat index.")),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="ladder_match",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="ratings.ladderround",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='LadderSeason',
+            name="LadderSeason",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('started_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField()),
-                ('standings', models.JSONField()),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='ratings.ladder')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("started_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField()),
+                ("standings", models.JSONField()),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="ratings.ladder",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['ladder', '-number'],
+                "ordering": ["ladder", "-number"],
             },
         ),
         migrations.CreateModel(
-            name='RatedMatch',
+            name="RatedMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('season', models.PositiveIntegerField()),
-                ('rated_at', models.DateTimeField(auto_now_add=True)),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rated_matches', to='ratings.ladder')),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='rating', to='matches.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("season", models.PositiveIntegerField()),
+                ("rated_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rated_matches",
+                        to="ratings.ladder",
+                    ),
+                ),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="rating", to="matches.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('mu_before', models.FloatField()),
-                ('sigma_before', models.FloatField()),
-                ('ordinal_before', models.FloatField()),
-                ('mu_after', models.FloatField()),
-                ('sigma_after', models.FloatField()),
-                ('ordinal_after', models.FloatField()),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='history', to='ratings.ladderentry')),
-                ('rated_match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='ratings.ratedmatch')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("ordinal_before", models.FloatField()),
+                ("mu_after", models.FloatField()),
+                ("sigma_after", models.FloatField()),
+                ("ordinal_after", models.FloatField()),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="history",
+                        to="ratings.ladderentry",
+                    ),
+                ),
+                (
+                    "rated_match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="ratings.ratedmatch",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.AddConstraint(
-            model_name='ladderentry',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('user__isnull', False), ('bot', '')), models.Q(('user__isnull', True), models.Q(('bot', ''), _negated=True)), _connector='OR'), name='ladder_entry_user_xor_bot'),
+            model_name="ladderentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("user__isnull", False), ("bot", "")),
+                    models.Q(("user__isnull", True), models.Q(("bot", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="ladder_entry_user_xor_bot",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ladderentry',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('ladder', 'user'), name='ladder_entry_one_per_user'),
+            model_name="ladderentry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("ladder", "user"),
+                name="ladder_entry_one_per_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ladderround',
-            constraint=models.UniqueConstraint(fields=('ladder', 'season', 'number'), name='ladder_round_unique_number'),
+            model_name="ladderround",
+            constraint=models.UniqueConstraint(
+                fields=("ladder", "season", "number"), name="ladder_round_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ladderseason',
-            constraint=models.UniqueConstraint(fields=('ladder', 'number'), name='ladder_season_unique_number'),
+            model_name="ladderseason",
+            constraint=models.UniqueConstraint(
+                fields=("ladder", "number"), name="ladder_season_unique_number"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingchange',
-            constraint=models.UniqueConstraint(fields=('rated_match', 'entry'), name='rating_change_once_per_entry'),
+            model_name="ratingchange",
+            constraint=models.UniqueConstraint(
+                fields=("rated_match", "entry"), name="rating_change_once_per_entry"
+            ),
         ),
     ]

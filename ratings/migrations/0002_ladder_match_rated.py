@@ -11,7 +11,6 @@ def mark_rated(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("matches", "0002_match_event_append_only"),
         ("ratings", "0001_initial"),
@@ -26,6 +25,8 @@ class Migration(migrations.Migration):
         migrations.RunPython(mark_rated, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name="laddermatch",
-            index=models.Index(condition=models.Q(("rated", False)), fields=["round"], name="ladder_match_to_rate"),
+            index=models.Index(
+                condition=models.Q(("rated", False)), fields=["round"], name="ladder_match_to_rate"
+            ),
         ),
     ]

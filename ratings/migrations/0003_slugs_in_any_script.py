@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0002_ladder_match_rated'),
+        ("ratings", "0002_ladder_match_rated"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ladder',
-            name='slug',
+            model_name="ladder",
+            name="slug",
             field=models.SlugField(allow_unicode=True, unique=True),
         ),
     ]

@@ -4,71 +4,106 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0003_slugs_in_any_script'),
+        ("ratings", "0003_slugs_in_any_script"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='ladder',
-            name='archived_at',
-            field=models.DateTimeField(blank=True, help_text='Archived: closed for good (no rounds, no entries), its history kept.', null=True),
+            model_name="ladder",
+            name="archived_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="Archived: closed for good (no rounds, no entries), its history kept.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='ladder',
-            name='inactive_after_days',
-            field=models.PositiveIntegerField(blank=True, default=30, help_text='Entries that have not played this long leave the leaderboard until they play again (empty: never).', null=True),
+            model_name="ladder",
+            name="inactive_after_days",
+            field=models.PositiveIntegerField(
+                blank=True,
+                default=30,
+                help_text="Entries that have not played this long leave the leaderboard until they play again (empty: never).",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='ladder',
-            name='no_show_limit',
-            field=models.PositiveSmallIntegerField(default=2, help_text="A person's entry that misses this many ladder matches running is paused from matchmaking."),
+            model_name="ladder",
+            name="no_show_limit",
+            field=models.PositiveSmallIntegerField(
+                default=2,
+                help_text="A person's entry that misses this many ladder matches running is paused from matchmaking.",
+            ),
         ),
         migrations.AddField(
-            model_name='ladder',
-            name='provisional_sigma',
-            field=models.FloatField(default=5.555555555555555, help_text='A rating is provisional while its sigma is above this (duels: also until 10 games).'),
+            model_name="ladder",
+            name="provisional_sigma",
+            field=models.FloatField(
+                default=5.555555555555555,
+                help_text="A rating is provisional while its sigma is above this (duels: also until 10 games).",
+            ),
         ),
         migrations.AddField(
-            model_name='ladder',
-            name='season_length_days',
-            field=models.PositiveIntegerField(blank=True, help_text='When a season closes, the next one ends this many days later (empty: open-ended).', null=True),
+            model_name="ladder",
+            name="season_length_days",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="When a season closes, the next one ends this many days later (empty: open-ended).",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='ladderentry',
-            name='last_played_at',
-            field=models.DateTimeField(blank=True, help_text='When its last rated match finished.', null=True),
+            model_name="ladderentry",
+            name="last_played_at",
+            field=models.DateTimeField(
+                blank=True, help_text="When its last rated match finished.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='ladderentry',
-            name='no_shows',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Ladder matches missed in a row (people only).'),
+            model_name="ladderentry",
+            name="no_shows",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="Ladder matches missed in a row (people only)."
+            ),
         ),
         migrations.AddField(
-            model_name='ladderentry',
-            name='paused_at',
+            model_name="ladderentry",
+            name="paused_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='ladderentry',
-            name='paused_reason',
-            field=models.CharField(blank=True, choices=[('no_shows', 'missed its ladder matches repeatedly'), ('deck_illegal', 'its deck is no longer legal'), ('operator', "paused by the ladder's organiser")], default='', help_text='Set: left out of matchmaking (and why) until resumed.', max_length=20),
+            model_name="ladderentry",
+            name="paused_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("no_shows", "missed its ladder matches repeatedly"),
+                    ("deck_illegal", "its deck is no longer legal"),
+                    ("operator", "paused by the ladder's organiser"),
+                ],
+                default="",
+                help_text="Set: left out of matchmaking (and why) until resumed.",
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='ladderentry',
-            name='season',
-            field=models.PositiveIntegerField(default=1, help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs)."),
+            model_name="ladderentry",
+            name="season",
+            field=models.PositiveIntegerField(
+                default=1,
+                help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs).",
+            ),
         ),
         migrations.AlterField(
-            model_name='ladder',
-            name='is_active',
-            field=models.BooleanField(default=True, help_text='Paused when false: no rounds are started.'),
+            model_name="ladder",
+            name="is_active",
+            field=models.BooleanField(default=True, help_text="Paused when false: no rounds are started."),
         ),
         migrations.AlterField(
-            model_name='ladderentry',
-            name='games',
-            field=models.PositiveIntegerField(default=0, help_text='Rated games this season.'),
+            model_name="ladderentry",
+            name="games",
+            field=models.PositiveIntegerField(default=0, help_text="Rated games this season."),
         ),
     ]
 

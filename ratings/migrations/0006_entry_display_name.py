@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0005_entry_bot_version'),
+        ("ratings", "0005_entry_bot_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='ladderentry',
-            name='display_name',
-            field=models.CharField(blank=True, default='', help_text="How leaderboards name an uploaded bot's entry (its name, version and owner).", max_length=120),
+            model_name="ladderentry",
+            name="display_name",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="How leaderboards name an uploaded bot's entry (its name, version and owner).",
+                max_length=120,
+            ),
         ),
     ]

@@ -12,8 +12,8 @@ database and its own broker (`snakepit.bench.isolation`), never in the configure
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 BENCH_SECONDS = 2.0
 

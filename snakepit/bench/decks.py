@@ -15,7 +15,14 @@ from snakepit.bench import Figure, rate
 
 
 def figures() -> list[Figure]:
-    rows = [Figure("decks.validator_checks_per_s", "Rag'n'Guns: deck checks, validator only", rate(deck_check_work(100)), "checks/s")]
+    rows = [
+        Figure(
+            "decks.validator_checks_per_s",
+            "Rag'n'Guns: deck checks, validator only",
+            rate(deck_check_work(100)),
+            "checks/s",
+        )
+    ]
     bodies = [
         json.dumps({"format": key, "gunslinger": gunslinger, "cards": cards})
         for key, gunslinger, cards in sample_decks(100)
@@ -32,5 +39,12 @@ def figures() -> list[Figure]:
     # The test Client calls itself "testserver"; a production ALLOWED_HOSTS may not list it.
     with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]):
         through_api = rate(post_all)
-    rows.append(Figure("decks.api_checks_per_s", "Rag'n'Guns: deck checks through the API (JSON, in-process)", through_api, "checks/s"))
+    rows.append(
+        Figure(
+            "decks.api_checks_per_s",
+            "Rag'n'Guns: deck checks through the API (JSON, in-process)",
+            through_api,
+            "checks/s",
+        )
+    )
     return rows

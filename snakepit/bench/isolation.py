@@ -11,9 +11,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
@@ -50,7 +50,10 @@ def bench_broker(folder: Path) -> Iterator[dict[str, str]]:
     from snakepit.celery import app
 
     env = {"DATABASE_URL": database_url()}
-    original = {"broker_url": app.conf.broker_url, "broker_transport_options": app.conf.broker_transport_options}
+    original = {
+        "broker_url": app.conf.broker_url,
+        "broker_transport_options": app.conf.broker_transport_options,
+    }
     if settings.CELERY_BROKER_URL.startswith("redis"):
         import redis
 

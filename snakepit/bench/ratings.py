@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from matches.store import match_advance
 from ratings import services, skill
@@ -40,15 +40,22 @@ def figures() -> list[Figure]:
                 skill.rate(skill.DEFAULT_MODEL, skills, ranks)
             return 100
 
-        rows.append(Figure(
-            f"ratings.openskill_{players}p_per_s", f"Rating updates, {players}-player matches (openskill Plackett-Luce)",
-            rate(rate_many), "matches/s",
-        ))
-    rows.append(Figure(
-        "ratings.applied_per_s",
-        f"Ratings applied and committed on one ladder by one worker ({MATCHES:,}-match backlog, {ENTRIES} entries)",
-        applied_per_s(), "ratings/s",
-    ))
+        rows.append(
+            Figure(
+                f"ratings.openskill_{players}p_per_s",
+                f"Rating updates, {players}-player matches (openskill Plackett-Luce)",
+                rate(rate_many),
+                "matches/s",
+            )
+        )
+    rows.append(
+        Figure(
+            "ratings.applied_per_s",
+            f"Ratings applied and committed on one ladder by one worker ({MATCHES:,}-match backlog, {ENTRIES} entries)",
+            applied_per_s(),
+            "ratings/s",
+        )
+    )
     return rows
 
 
@@ -60,9 +67,19 @@ def applied_per_s(matches: int = MATCHES, entries: int = ENTRIES) -> float:
         finished = _finish_matches(ladder, matches)
         log = Path(folder) / "worker.log"
         with celery_process("worker", env, log):
-            _wait(lambda: RatedMatch.objects.filter(ladder=warm_up).exists(), 120, "the warm-up match to be rated", log)
+            _wait(
+                lambda: RatedMatch.objects.filter(ladder=warm_up).exists(),
+                120,
+                "the warm-up match to be rated",
+                log,
+            )
             started, already = time.perf_counter(), RatedMatch.objects.filter(ladder=ladder).count()
-            _wait(lambda: RatedMatch.objects.filter(ladder=ladder).count() >= finished, 900, f"{finished} ratings", log)
+            _wait(
+                lambda: RatedMatch.objects.filter(ladder=ladder).count() >= finished,
+                900,
+                f"{finished} ratings",
+                log,
+            )
             elapsed = time.perf_counter() - started
     return (finished - already) / elapsed
 

@@ -31,12 +31,42 @@ def figures() -> list[Figure]:
     batched = _appends(chunk=200, seconds=seconds)
     vendor = connection.vendor
     return [
-        Figure("ceiling.pg_insert_commit_per_s", f"Raw {vendor} ceiling: one event-shaped row per commit", single_ceiling, "rows/s"),
-        Figure("ceiling.pg_batch_rows_per_s", f"Raw {vendor} ceiling: 200 event-shaped rows per commit", batch_ceiling, "rows/s"),
-        Figure("store.append_single_events_per_s", "Event store appends, bot match, one event per transaction", single, "events/s"),
-        Figure("store.append_single_vs_ceiling", "  ... as a share of its raw ceiling (target >= 0.5)", single / single_ceiling, "ratio"),
-        Figure("store.append_batched_events_per_s", "Event store appends, bot match, chunks of 200 events", batched, "events/s"),
-        Figure("store.append_batched_vs_ceiling", "  ... as a share of its raw ceiling (target >= 0.5)", batched / batch_ceiling, "ratio"),
+        Figure(
+            "ceiling.pg_insert_commit_per_s",
+            f"Raw {vendor} ceiling: one event-shaped row per commit",
+            single_ceiling,
+            "rows/s",
+        ),
+        Figure(
+            "ceiling.pg_batch_rows_per_s",
+            f"Raw {vendor} ceiling: 200 event-shaped rows per commit",
+            batch_ceiling,
+            "rows/s",
+        ),
+        Figure(
+            "store.append_single_events_per_s",
+            "Event store appends, bot match, one event per transaction",
+            single,
+            "events/s",
+        ),
+        Figure(
+            "store.append_single_vs_ceiling",
+            "  ... as a share of its raw ceiling (target >= 0.5)",
+            single / single_ceiling,
+            "ratio",
+        ),
+        Figure(
+            "store.append_batched_events_per_s",
+            "Event store appends, bot match, chunks of 200 events",
+            batched,
+            "events/s",
+        ),
+        Figure(
+            "store.append_batched_vs_ceiling",
+            "  ... as a share of its raw ceiling (target >= 0.5)",
+            batched / batch_ceiling,
+            "ratio",
+        ),
     ]
 
 
@@ -46,7 +76,10 @@ def _appends(*, chunk: int, seconds: float) -> float:
     appended, elapsed = 0, 0.0
     while elapsed < seconds:
         match = match_create(
-            game_key="rat-snake", seats=[SeatSpec(bot="random")] * SEATS, options=LONG_MATCH, bots_play="caller"
+            game_key="rat-snake",
+            seats=[SeatSpec(bot="random")] * SEATS,
+            options=LONG_MATCH,
+            bots_play="caller",
         )
         started = time.perf_counter()
         appended += match_advance(match_id=match.pk, chunk=chunk)

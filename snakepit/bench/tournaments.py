@@ -22,13 +22,30 @@ from tournaments.models import Tournament
 
 def figures() -> list[Figure]:
     rows = [
-        Figure(f"tournament.swiss_pair_{players}_s", f"Swiss pairing, {players:,} players (one round after 3)", bench_swiss(players), "s")
+        Figure(
+            f"tournament.swiss_pair_{players}_s",
+            f"Swiss pairing, {players:,} players (one round after 3)",
+            bench_swiss(players),
+            "s",
+        )
         for players in (100, 1_000, 10_000)
     ]
-    rows.append(Figure("tournament.standings_10000_s", "Standings with all tiebreaks, 10,000 players, 14 rounds", bench_standings(10_000), "s"))
-    rows.append(Figure(
-        "tournament.report_1000_s", "Result report through the API, 1,000-player Swiss at tables (median)", report_seconds(1_000), "s"
-    ))
+    rows.append(
+        Figure(
+            "tournament.standings_10000_s",
+            "Standings with all tiebreaks, 10,000 players, 14 rounds",
+            bench_standings(10_000),
+            "s",
+        )
+    )
+    rows.append(
+        Figure(
+            "tournament.report_1000_s",
+            "Result report through the API, 1,000-player Swiss at tables (median)",
+            report_seconds(1_000),
+            "s",
+        )
+    )
     return rows
 
 
@@ -40,7 +57,13 @@ def swiss_at_tables(players: int, slug: str) -> Tournament:
     User.objects.bulk_create(User(username=f"{slug}-{n}", password=password) for n in range(players))
     organiser = User.objects.create(username=f"{slug}-organiser", password=password)
     services.tournament_create(
-        organiser=organiser, name=slug, slug=slug, game_key="rat-snake", format="swiss", result_mode="table", seeding="manual",
+        organiser=organiser,
+        name=slug,
+        slug=slug,
+        game_key="rat-snake",
+        format="swiss",
+        result_mode="table",
+        seeding="manual",
     )
     services.tournament_open(slug=slug, user=organiser)
     for user in User.objects.filter(username__startswith=f"{slug}-").exclude(pk=organiser.pk).order_by("pk"):
@@ -63,7 +86,9 @@ def report_seconds(players: int, reports: int = 15) -> float:
             client.force_login(entries[table.players[0]])
             started = time.perf_counter()
             response = client.post(
-                f"/api/tournaments/{slug}/tables/{table.match_key}/report/", {"ranks": [1, 2]}, content_type="application/json"
+                f"/api/tournaments/{slug}/tables/{table.match_key}/report/",
+                {"ranks": [1, 2]},
+                content_type="application/json",
             )
             timings.append(time.perf_counter() - started)
             if response.status_code != 201:

@@ -28,8 +28,10 @@ def figures(matches: int = 300) -> list[Figure]:
     for workers in (1, 2):
         created = [
             match_create(
-                game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
-                options={"passes": 2}, bots_play="caller",
+                game_key="rat-snake",
+                seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
+                options={"passes": 2},
+                bots_play="caller",
             ).pk
             for _ in range(matches)
         ]
@@ -47,10 +49,14 @@ def figures(matches: int = 300) -> list[Figure]:
                         raise RuntimeError(f"workers did not finish {matches} matches in 300 s; see {logs}")
                     time.sleep(0.05)
                 elapsed = time.perf_counter() - started
-        rows.append(Figure(
-            f"workers.{workers}.matches_per_min", f"Bot matches played by {workers} worker process(es), Rat-Snake duels",
-            matches / elapsed * 60, "matches/min",
-        ))
+        rows.append(
+            Figure(
+                f"workers.{workers}.matches_per_min",
+                f"Bot matches played by {workers} worker process(es), Rat-Snake duels",
+                matches / elapsed * 60,
+                "matches/min",
+            )
+        )
     if namespaces_available():
         rows.append(sandboxed_figure(matches=matches))
     else:
@@ -95,5 +101,6 @@ def sandboxed_figure(matches: int = 300, workers: int = 2) -> Figure:
     return Figure(
         f"workers.{workers}.sandboxed_matches_per_min",
         f"Uploaded-bot matches played in sandboxes by {workers} worker processes, Rat-Snake duels",
-        matches / elapsed * 60, "matches/min",
+        matches / elapsed * 60,
+        "matches/min",
     )

@@ -39,8 +39,12 @@ def alice(users, client_for):
 def test_json_nested_a_thousand_deep_is_a_400(alice, path):
     response = alice.generic("POST", path, DEEP, content_type="application/json")
     assert_error(response, 400, "request/too_deep")
-    nested_inside = json.dumps({"game": "rat-snake", "seats": [], "options": {"x": json.loads("[" * 40 + "]" * 40)}})
-    assert_error(alice.generic("POST", path, nested_inside, content_type="application/json"), 400, "request/too_deep")
+    nested_inside = json.dumps(
+        {"game": "rat-snake", "seats": [], "options": {"x": json.loads("[" * 40 + "]" * 40)}}
+    )
+    assert_error(
+        alice.generic("POST", path, nested_inside, content_type="application/json"), 400, "request/too_deep"
+    )
 
 
 def test_nul_characters_in_a_slug_a_filter_a_body_or_a_text_deck_are_400s(alice, client_for):
@@ -49,10 +53,16 @@ def test_nul_characters_in_a_slug_a_filter_a_body_or_a_text_deck_are_400s(alice,
     assert_error(anyone.get("/api/matches/", {"player": "al\x00ice"}), 400, "request/nul_character")
     assert_error(anyone.get("/api/ladders/", {"game": "rat\x00snake"}), 400, "request/nul_character")
     body = json.dumps({"name": "Nul\u0000Cup", "game": "rat-snake", "format": "swiss"})
-    assert_error(alice.generic("POST", "/api/tournaments/", body, content_type="application/json"), 400, "request/nul_character")
+    assert_error(
+        alice.generic("POST", "/api/tournaments/", body, content_type="application/json"),
+        400,
+        "request/nul_character",
+    )
     text = "Buffalo Kid\n3 Machete\x00\n"
     assert_error(
-        alice.generic("POST", "/api/ragnguns/deck-checks/", text, content_type="text/plain"), 400, "request/nul_character"
+        alice.generic("POST", "/api/ragnguns/deck-checks/", text, content_type="text/plain"),
+        400,
+        "request/nul_character",
     )
     assert_error(anyone.post("/api/auth/token/", {"username": "a\x00", "password": "x"}), 400)
 
@@ -64,10 +74,14 @@ def test_integers_past_the_database_columns_are_4xx(alice, client_for):
         assert 400 <= anyone.get(path).status_code < 500
     assert_error(anyone.get("/api/matches/1/events/", {"after": 2**70}), 404)
     created = alice.post(
-        "/api/tournaments/", {"name": "Big", "game": "rat-snake", "format": "swiss", "registration_cap": huge}, format="json"
+        "/api/tournaments/",
+        {"name": "Big", "game": "rat-snake", "format": "swiss", "registration_cap": huge},
+        format="json",
     )
     assert_error(created, 400)
-    ladder = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Big", "round_interval_seconds": 2**40}, format="json")
+    ladder = alice.post(
+        "/api/ladders/", {"game": "rat-snake", "name": "Big", "round_interval_seconds": 2**40}, format="json"
+    )
     assert_error(ladder, 400)
     deck = alice.get("/api/decks/abc/", {"version": 2**70})
     assert 400 <= deck.status_code < 500
@@ -75,7 +89,9 @@ def test_integers_past_the_database_columns_are_4xx(alice, client_for):
 
 def test_query_values_out_of_shape_are_400s(alice, client_for):
     anyone = client_for()
-    created = alice.post("/api/tournaments/", {"name": "Shape", "game": "rat-snake", "format": "swiss"}, format="json")
+    created = alice.post(
+        "/api/tournaments/", {"name": "Shape", "game": "rat-snake", "format": "swiss"}, format="json"
+    )
     slug = created.json()["slug"]
     assert_error(anyone.get(f"/api/tournaments/{slug}/tables/", {"round": "first"}), 400)
     assert_error(anyone.get(f"/api/tournaments/{slug}/tables/", {"round": 2**70}), 400)
@@ -87,7 +103,9 @@ def test_query_values_out_of_shape_are_400s(alice, client_for):
 
 def test_a_match_needs_seats_and_a_bounded_idempotency_key(alice):
     assert_error(alice.post("/api/matches/", {"game": "rat-snake", "seats": []}, format="json"), 422)
-    match = alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}]}, format="json")
+    match = alice.post(
+        "/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}]}, format="json"
+    )
     view = alice.get(f"/api/matches/{match.json()['id']}/view/").json()
     body = {"expected_seq": view["seq"], "action": view["legal_actions"][0]}
     response = alice.post(
@@ -107,7 +125,8 @@ def test_two_concurrent_creates_of_one_slug_make_one_and_a_409(django_user_model
         client.force_login(user)
         barrier.wait()
         response = client.post(
-            "/api/tournaments/", {"name": "Race", "slug": "race", "game": "rat-snake", "format": "swiss"},
+            "/api/tournaments/",
+            {"name": "Race", "slug": "race", "game": "rat-snake", "format": "swiss"},
             content_type="application/json",
         )
         results.append(response)
@@ -126,10 +145,16 @@ def test_two_concurrent_creates_of_one_slug_make_one_and_a_409(django_user_model
 def test_bodies_over_the_cap_are_413s_and_never_read(alice, settings):
     settings.SNAKEPIT_MAX_BODY_BYTES = 1000
     big_json = json.dumps({"game": "rat-snake", "seats": [], "options": {"x": "y" * 5000}})
-    assert_error(alice.generic("POST", "/api/matches/", big_json, content_type="application/json"), 413, "request/too_large")
+    assert_error(
+        alice.generic("POST", "/api/matches/", big_json, content_type="application/json"),
+        413,
+        "request/too_large",
+    )
     big_text = "Machete\n" * 1000
     assert_error(
-        alice.generic("POST", "/api/ragnguns/deck-checks/", big_text, content_type="text/plain"), 413, "request/too_large"
+        alice.generic("POST", "/api/ragnguns/deck-checks/", big_text, content_type="text/plain"),
+        413,
+        "request/too_large",
     )
 
 
@@ -157,5 +182,7 @@ def test_a_crash_is_a_json_500_under_the_api_without_a_debug_page(client_for, mo
 
 def test_a_foreign_host_and_a_forged_form_get_the_same_json_errors_under_the_api(users):
     assert_error(Client().get("/api/games/", HTTP_HOST="evil.example"), 400, "request/malformed")
-    forged = Client(enforce_csrf_checks=True).post("/api/auth/login/", {"username": "alice", "password": "alice-password"})
+    forged = Client(enforce_csrf_checks=True).post(
+        "/api/auth/login/", {"username": "alice", "password": "alice-password"}
+    )
     assert_error(forged, 403, "auth/csrf_failed")

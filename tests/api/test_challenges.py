@@ -11,7 +11,9 @@ pytestmark = pytest.mark.django_db
 
 
 def challenge(client, seats, game="rat-snake", options=None):
-    response = client.post("/api/challenges/", {"game": game, "seats": seats, "options": options or {}}, format="json")
+    response = client.post(
+        "/api/challenges/", {"game": game, "seats": seats, "options": options or {}}, format="json"
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 
@@ -19,7 +21,11 @@ def challenge(client, seats, game="rat-snake", options=None):
 def test_seating_someone_else_directly_is_refused_the_same_way_whether_or_not_they_exist(users, client_for):
     alice = client_for(users["alice"])
     for name in ("bob", "nobody-by-this-name"):
-        response = alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": name}]}, format="json")
+        response = alice.post(
+            "/api/matches/",
+            {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": name}]},
+            format="json",
+        )
         assert (response.status_code, response.json()["code"]) == (403, "seat/consent_needed")
         assert name not in response.json()["detail"]
     assert Match.objects.count() == 0
@@ -27,7 +33,11 @@ def test_seating_someone_else_directly_is_refused_the_same_way_whether_or_not_th
 
 def test_a_challenge_becomes_a_match_when_everyone_invited_accepts(users, client_for):
     alice, bob, carol = (client_for(users[name]) for name in ("alice", "bob", "carol"))
-    made = challenge(alice, [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}, {"bot": "random"}], options={"passes": 1})
+    made = challenge(
+        alice,
+        [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}, {"bot": "random"}],
+        options={"passes": 1},
+    )
     assert made["status"] == "pending" and made["match"] is None
     assert [seat["accepted"] for seat in made["seats"]] == [True, False, False, True]
     assert [row["id"] for row in bob.get("/api/challenges/").json()["results"]] == [made["id"]]
@@ -50,7 +60,9 @@ def test_a_challenge_to_an_unknown_name_looks_like_any_other_and_never_starts(us
     alice = client_for(users["alice"])
     known = challenge(alice, [{"user": "alice"}, {"user": "bob"}])
     unknown = challenge(alice, [{"user": "alice"}, {"user": "nobody-by-this-name"}])
-    shape = lambda made: {key: value for key, value in made.items() if key not in ("id", "seats", "created_at", "expires_at")}
+    shape = lambda made: {
+        key: value for key, value in made.items() if key not in ("id", "seats", "created_at", "expires_at")
+    }
     assert shape(known) == shape(unknown)
     assert [seat["accepted"] for seat in unknown["seats"]] == [True, False]
 

@@ -252,9 +252,12 @@ def test_a_card_formats_and_prebuilt_decks(client_for):
     assert legality["formats"] == {"frontier": "legal", "standard": "legal"}
     gatling = client.get("/api/ragnguns/cards/gatling-gun/").json()["legality"]
     assert gatling["formats"] == {"frontier": "banned", "standard": "legal"}
-    assert {"format": "frontier", "version": "2026.1", "effective": "2026-01-01T00:00:00+00:00", "status": "banned"} in (
-        gatling["ban_list_history"]
-    )
+    assert {
+        "format": "frontier",
+        "version": "2026.1",
+        "effective": "2026-01-01T00:00:00+00:00",
+        "status": "banned",
+    } in (gatling["ban_list_history"])
     assert client.get("/api/ragnguns/cards/Señorita Rosa/").json()["id"] == "senorita-rosa"
     missing = assert_error(client.get("/api/ragnguns/cards/machetee/"), 404, "card/not_found")
     assert "Machete" in missing["detail"]
@@ -368,7 +371,9 @@ def test_an_edit_makes_a_new_version_and_the_old_one_stays_readable_and_exportab
     assert "High Noon" in old.content.decode() and "Gatling Gun" not in old.content.decode()
     current = anonymous.get(f"{url}export/").content.decode()
     assert (
-        "Gatling Gun" in current and "Format: frontier" in current and current.startswith("Deck: Stampede II\n")
+        "Gatling Gun" in current
+        and "Format: frontier" in current
+        and current.startswith("Deck: Stampede II\n")
     )
     assert_error(anonymous.get(f"{url}export/", {"version": 9}), 404, "deck/version_not_found")
     assert_error(alice.put(url, {"name": "no deck"}, format="json"), 400, "deck/no_cards")
@@ -475,7 +480,9 @@ def test_a_diff_between_versions_names_the_cards_in_and_out(client_for, users):
     first = create(alice, {"gunslinger": "buffalo-kid", "cards": legal_cards(), "name": "Diffed"})
     url = f"/api/decks/{first['share_id']}/"
     swapped_out = legal_cards()[0]
-    newcomer = next(card.id for card in CATALOGUE.cards if not card.is_gunslinger and card.id not in legal_cards())
+    newcomer = next(
+        card.id for card in CATALOGUE.cards if not card.is_gunslinger and card.id not in legal_cards()
+    )
     cards = [newcomer, *legal_cards()[1:]]
     assert alice.put(url, {"gunslinger": "buffalo-kid", "cards": cards}, format="json").status_code == 200
     diff = alice.get(f"{url}diff/").json()

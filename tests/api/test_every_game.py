@@ -29,7 +29,9 @@ def saved_deck(user) -> str:
     from engines.ragnguns import load_prebuilt
 
     prebuilt = load_prebuilt()[0]
-    version = deck_create(owner=user, name="Test deck", gunslinger=prebuilt.gunslinger, cards=list(prebuilt.cards))
+    version = deck_create(
+        owner=user, name="Test deck", gunslinger=prebuilt.gunslinger, cards=list(prebuilt.cards)
+    )
     assert version.legal, version.violations
     return version.deck.share_id
 
@@ -84,7 +86,9 @@ def test_two_people_play_a_whole_match_through_the_api_each_seeing_only_what_the
                     seen_while_running[seat].setdefault(event["seq"], event)
                 view = client.get(f"{base}/view/").json()
                 assert view["seat"] == seat
-                assert (view["legal_actions"] == []) == (seat is None or seat not in view["decision"]["seats"])
+                assert (view["legal_actions"] == []) == (
+                    seat is None or seat not in view["decision"]["seats"]
+                )
         if act_once({0: alice, 1: bob}, match_id, rng) is None:
             break
     finished = alice.get(f"{base}/").json()
@@ -97,7 +101,9 @@ def test_two_people_play_a_whole_match_through_the_api_each_seeing_only_what_the
         for seq, event in listed.items():
             hidden = audience[seq] is not None and seat not in audience[seq]
             assert event["redacted"] == hidden and (event["payload"] is None) == hidden, (seat, event)
-    assert len(seen_while_running[None]) >= len(audience) // 2, "the listings were hardly read while the match ran"
+    assert len(seen_while_running[None]) >= len(audience) // 2, (
+        "the listings were hardly read while the match ran"
+    )
     after = client_for().get(f"{base}/events/").json()
     assert after and not any(event["redacted"] for event in after)
     report = client_for().get(f"{base}/verify/").json()
@@ -140,16 +146,27 @@ def test_a_tournament_of_it_is_played_by_bots_and_records_every_result(
 ):
     organiser = client_for(django_user_model.objects.create_user("organiser"))
     seats = get_game(key).spec.min_players
-    body = {"name": f"{key} open", "game": key, "format": "swiss"} if seats == 2 else {
-        "name": f"{key} pods", "game": key, "format": "pods", "seats_per_match": seats, "config": {"rounds": 2},
-    }
+    body = (
+        {"name": f"{key} open", "game": key, "format": "swiss"}
+        if seats == 2
+        else {
+            "name": f"{key} pods",
+            "game": key,
+            "format": "pods",
+            "seats_per_match": seats,
+            "config": {"rounds": 2},
+        }
+    )
     created = organiser.post("/api/tournaments/", body, format="json")
     assert created.status_code == 201, created.json()
     slug = created.json()["slug"]
     assert organiser.post(f"/api/tournaments/{slug}/open/").status_code == 200
     for number in range(2 * seats):
         bot = ("heuristic", "random")[number % 2]
-        assert organiser.post(f"/api/tournaments/{slug}/register/", {"bot": bot}, format="json").status_code == 201
+        assert (
+            organiser.post(f"/api/tournaments/{slug}/register/", {"bot": bot}, format="json").status_code
+            == 201
+        )
     with django_capture_on_commit_callbacks(execute=True):
         assert organiser.post(f"/api/tournaments/{slug}/start/").status_code == 200
     for _ in range(20):
@@ -161,7 +178,9 @@ def test_a_tournament_of_it_is_played_by_bots_and_records_every_result(
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
     played = [table for table in tables if table["matches"]]
     assert played and all(table["status"] not in {"open", "reported", "disputed"} for table in tables)
-    assert all(Match.objects.get(pk=match_id).is_finished for table in played for match_id in table["matches"])
+    assert all(
+        Match.objects.get(pk=match_id).is_finished for table in played for match_id in table["matches"]
+    )
     standings = organiser.get(f"/api/tournaments/{slug}/standings/").json()
     assert len(standings) == 2 * seats
     call_command("rebuild_tournaments", "--tournament", slug)
@@ -172,7 +191,9 @@ def test_a_ladder_of_it_plays_bot_rounds_and_rates_each_match_once(
     key, eager_celery, django_capture_on_commit_callbacks
 ):
     seats = get_game(key).spec.min_players
-    ladder = rating_services.ladder_create(game_key=key, name=f"{key} ladder", slug="ladder", seats_per_match=seats)
+    ladder = rating_services.ladder_create(
+        game_key=key, name=f"{key} ladder", slug="ladder", seats_per_match=seats
+    )
     for number in range(seats):
         rating_services.ladder_join(ladder=ladder, bot=("heuristic", "random")[number % 2])
     rng = random.Random(3)

@@ -22,8 +22,15 @@ def test_a_staff_user_runs_a_ladder_across_two_seasons_and_reads_everything(
     api, anyone = client_for(staff), client_for()
     created = api.post(
         "/api/ladders/",
-        {"game": "rat-snake", "name": "Pods", "options": {"passes": 1}, "seats_per_match": 3,
-         "round_interval_seconds": 3600, "provisional_sigma": 8.0, "inactive_after_days": 14},
+        {
+            "game": "rat-snake",
+            "name": "Pods",
+            "options": {"passes": 1},
+            "seats_per_match": 3,
+            "round_interval_seconds": 3600,
+            "provisional_sigma": 8.0,
+            "inactive_after_days": 14,
+        },
         format="json",
     )
     assert created.status_code == 201, created.json()
@@ -105,11 +112,17 @@ def test_only_the_owner_or_staff_manage_and_a_played_ladder_is_archived_not_dele
     staff, users, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
     alice, bob, anyone = client_for(users["alice"]), client_for(users["bob"]), client_for()
-    slug = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Mine", "options": {"passes": 1}}, format="json").json()["slug"]
+    slug = alice.post(
+        "/api/ladders/", {"game": "rat-snake", "name": "Mine", "options": {"passes": 1}}, format="json"
+    ).json()["slug"]
     base = f"/api/ladders/{slug}/"
     for method, path, body in (
-        ("patch", "", {"name": "Theirs"}), ("post", "pause/", {}), ("post", "resume/", {}),
-        ("post", "archive/", {}), ("delete", "", None), ("post", "seasons/close/", {}),
+        ("patch", "", {"name": "Theirs"}),
+        ("post", "pause/", {}),
+        ("post", "resume/", {}),
+        ("post", "archive/", {}),
+        ("delete", "", None),
+        ("post", "seasons/close/", {}),
     ):
         answer = getattr(bob, method)(base + path, body, format="json")
         assert (answer.status_code, answer.json()["code"]) == (403, "ladder/not_organiser"), path
@@ -132,7 +145,9 @@ def test_only_the_owner_or_staff_manage_and_a_played_ladder_is_archived_not_dele
     again = alice.post(base + "resume/", {}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "ladder/archived")
     assert anyone.get(base + "leaderboard/").json()["count"] == 2  # still readable
-    unplayed = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Empty"}, format="json").json()["slug"]
+    unplayed = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Empty"}, format="json").json()[
+        "slug"
+    ]
     assert alice.delete(f"/api/ladders/{unplayed}/").status_code == 204
     assert anyone.get(f"/api/ladders/{unplayed}/").status_code == 404
 
@@ -147,6 +162,13 @@ def test_lists_are_bounded_and_bad_queries_are_clear(users, client_for):
     for path, query in (("leaderboard/", {"include_left": "maybe"}), ("matches/", {"status": "lost"})):
         answer = alice.get(base + path, query)
         assert (answer.status_code, answer.json()["code"]) == (400, "request/invalid_query"), path
-    for path in ("entries/99999999999999999999999/", "entries/1/history/", "rounds/99999999999999/1/matches/"):
+    for path in (
+        "entries/99999999999999999999999/",
+        "entries/1/history/",
+        "rounds/99999999999999/1/matches/",
+    ):
         answer = alice.get(base + path)
-        assert answer.status_code == 404 and answer.json()["code"] in ("entry/not_found", "round/not_found"), path
+        assert answer.status_code == 404 and answer.json()["code"] in (
+            "entry/not_found",
+            "round/not_found",
+        ), path

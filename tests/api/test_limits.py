@@ -28,28 +28,50 @@ def assert_throttled(response):
 def test_sign_ins_are_rate_limited_on_the_token_endpoint_and_the_form(users, client_for, strict_rates):
     anonymous = client_for()
     for _ in range(3):
-        assert anonymous.post("/api/auth/token/", {"username": "alice", "password": "wrong"}).status_code == 400
+        assert (
+            anonymous.post("/api/auth/token/", {"username": "alice", "password": "wrong"}).status_code == 400
+        )
     assert_throttled(anonymous.post("/api/auth/token/", {"username": "alice", "password": "alice-password"}))
     cache.clear()
     for _ in range(3):
-        assert anonymous.post("/api/auth/login/", {"username": "alice", "password": "wrong"}).status_code == 200
+        assert (
+            anonymous.post("/api/auth/login/", {"username": "alice", "password": "wrong"}).status_code == 200
+        )
     assert_throttled(anonymous.post("/api/auth/login/", {"username": "alice", "password": "wrong"}))
 
 
 def test_creating_and_acting_are_rate_limited_per_user_and_staff_are_exempt(users, client_for, strict_rates):
     alice, bob = client_for(users["alice"]), client_for(users["bob"])
     seats = [{"user": "alice"}, {"bot": "random"}]
-    made = [alice.post("/api/matches/", {"game": "rat-snake", "seats": seats}, format="json") for _ in range(2)]
+    made = [
+        alice.post("/api/matches/", {"game": "rat-snake", "seats": seats}, format="json") for _ in range(2)
+    ]
     assert [response.status_code for response in made] == [201, 201]
     assert_throttled(alice.post("/api/matches/", {"game": "rat-snake", "seats": seats}, format="json"))
-    assert_throttled(alice.post("/api/tournaments/", {"name": "T", "game": "rat-snake", "format": "swiss"}, format="json"))
+    assert_throttled(
+        alice.post("/api/tournaments/", {"name": "T", "game": "rat-snake", "format": "swiss"}, format="json")
+    )
     # Another user has their own allowance.
-    assert bob.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "bob"}, {"bot": "random"}]}, format="json").status_code == 201
+    assert (
+        bob.post(
+            "/api/matches/",
+            {"game": "rat-snake", "seats": [{"user": "bob"}, {"bot": "random"}]},
+            format="json",
+        ).status_code
+        == 201
+    )
     users["carol"].is_staff = True
     users["carol"].save()
     carol = client_for(users["carol"])
     for _ in range(4):
-        assert carol.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "carol"}, {"bot": "random"}]}, format="json").status_code == 201
+        assert (
+            carol.post(
+                "/api/matches/",
+                {"game": "rat-snake", "seats": [{"user": "carol"}, {"bot": "random"}]},
+                format="json",
+            ).status_code
+            == 201
+        )
     match_id = made[0].json()["id"]
     view = alice.get(f"/api/matches/{match_id}/view/").json()
     body = {"expected_seq": view["seq"], "action": view["legal_actions"][0]}
@@ -67,33 +89,56 @@ def test_quotas_on_bot_matches_ladders_and_tournaments_spare_staff(users, client
     over = alice.post("/api/matches/", bots, format="json")
     assert (over.status_code, over.json()["code"]) == (403, "quota/bot_matches")
 
-    too_fast = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Fast", "round_interval_seconds": 5}, format="json")
+    too_fast = alice.post(
+        "/api/ladders/", {"game": "rat-snake", "name": "Fast", "round_interval_seconds": 5}, format="json"
+    )
     assert (too_fast.status_code, too_fast.json()["code"]) == (422, "ladder/round_interval_too_short")
     assert alice.post("/api/ladders/", {"game": "rat-snake", "name": "One"}, format="json").status_code == 201
     second = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Two"}, format="json")
     assert (second.status_code, second.json()["code"]) == (403, "quota/ladders")
 
-    assert alice.post("/api/tournaments/", {"name": "One", "game": "rat-snake", "format": "swiss"}, format="json").status_code == 201
-    second = alice.post("/api/tournaments/", {"name": "Two", "game": "rat-snake", "format": "swiss"}, format="json")
+    assert (
+        alice.post(
+            "/api/tournaments/", {"name": "One", "game": "rat-snake", "format": "swiss"}, format="json"
+        ).status_code
+        == 201
+    )
+    second = alice.post(
+        "/api/tournaments/", {"name": "Two", "game": "rat-snake", "format": "swiss"}, format="json"
+    )
     assert (second.status_code, second.json()["code"]) == (403, "quota/tournaments")
 
     users["bob"].is_staff = True
     users["bob"].save()
     bob = client_for(users["bob"])
-    fast = bob.post("/api/ladders/", {"game": "rat-snake", "name": "Staff fast", "round_interval_seconds": 5}, format="json")
+    fast = bob.post(
+        "/api/ladders/",
+        {"game": "rat-snake", "name": "Staff fast", "round_interval_seconds": 5},
+        format="json",
+    )
     assert fast.status_code == 201
-    assert bob.post("/api/ladders/", {"game": "rat-snake", "name": "Staff two"}, format="json").status_code == 201
+    assert (
+        bob.post("/api/ladders/", {"game": "rat-snake", "name": "Staff two"}, format="json").status_code
+        == 201
+    )
 
 
 def test_names_in_any_script_get_a_usable_unique_slug(users, client_for):
     alice = client_for(users["alice"])
     slugs = []
     for name in ("Кубок змей", "Кубок змей", "蛇の杯", "!!!", "Snake Cup"):
-        response = alice.post("/api/tournaments/", {"name": name, "game": "rat-snake", "format": "swiss"}, format="json")
+        response = alice.post(
+            "/api/tournaments/", {"name": name, "game": "rat-snake", "format": "swiss"}, format="json"
+        )
         assert response.status_code == 201, response.json()
         slugs.append(response.json()["slug"])
     assert all(slugs) and len(set(slugs)) == len(slugs)
-    assert slugs[0] == "кубок-змей" and slugs[1] == "кубок-змей-2" and slugs[2] == "蛇の杯" and slugs[4] == "snake-cup"
+    assert (
+        slugs[0] == "кубок-змей"
+        and slugs[1] == "кубок-змей-2"
+        and slugs[2] == "蛇の杯"
+        and slugs[4] == "snake-cup"
+    )
     for slug in slugs:
         assert client_for().get(f"/api/tournaments/{slug}/").status_code == 200
     ladder = alice.post("/api/ladders/", {"game": "rat-snake", "name": "Лестница"}, format="json").json()
@@ -103,11 +148,18 @@ def test_names_in_any_script_get_a_usable_unique_slug(users, client_for):
 def test_format_filters_have_their_own_names_and_the_old_spelling_still_works(users, client_for):
     alice = client_for(users["alice"])
     for name, fmt in (("Swiss", "swiss"), ("League", "round_robin")):
-        assert alice.post("/api/tournaments/", {"name": name, "game": "rat-snake", "format": fmt}, format="json").status_code == 201
+        assert (
+            alice.post(
+                "/api/tournaments/", {"name": name, "game": "rat-snake", "format": fmt}, format="json"
+            ).status_code
+            == 201
+        )
     anyone = client_for()
     for query in ({"tournament_format": "swiss"}, {"format": "swiss"}):
         listed = anyone.get("/api/tournaments/", query)
-        assert listed.status_code == 200 and [row["name"] for row in listed.json()["results"]] == ["Swiss"], query
+        assert listed.status_code == 200 and [row["name"] for row in listed.json()["results"]] == ["Swiss"], (
+            query
+        )
     deck = alice.post(
         "/api/decks/", {"name": "Mine", "format": "standard", "text": "Buffalo Kid\nMachete\n"}, format="json"
     )

@@ -33,7 +33,9 @@ def test_a_person_plays_rat_snake_against_a_bot_to_the_end_and_verifies_it(users
 
 def test_token_authentication_works_end_to_end(users, client_for):
     anonymous = client_for()
-    token = anonymous.post("/api/auth/token/", {"username": "bob", "password": "bob-password"}).json()["token"]
+    token = anonymous.post("/api/auth/token/", {"username": "bob", "password": "bob-password"}).json()[
+        "token"
+    ]
     anonymous.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     match = create(anonymous, [{"user": "bob"}, {"bot": "random"}])
     assert match["created_by"] == "bob"
@@ -45,11 +47,55 @@ def test_every_error_body_has_a_code_and_a_detail(users, client_for):
         (anonymous.post("/api/matches/", {}, format="json"), 401, "auth/not_authenticated"),
         (alice.get("/api/matches/999999/view/"), 404, "match/not_found"),
         (alice.post("/api/matches/", {"game": "chess", "seats": []}, format="json"), 400, "request/invalid"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}]}, format="json"), 422, "seats/invalid_count"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": "nobody"}]}, format="json"), 403, "seat/consent_needed"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "deep-blue"}]}, format="json"), 422, "seat/unknown_bot"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"passes": 0}}, format="json"), 422, "options/out_of_range"),
-        (alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"pases": 2}}, format="json"), 422, "options/unknown"),
+        (
+            alice.post("/api/matches/", {"game": "rat-snake", "seats": [{"user": "alice"}]}, format="json"),
+            422,
+            "seats/invalid_count",
+        ),
+        (
+            alice.post(
+                "/api/matches/",
+                {"game": "rat-snake", "seats": [{"user": "alice"}, {"user": "nobody"}]},
+                format="json",
+            ),
+            403,
+            "seat/consent_needed",
+        ),
+        (
+            alice.post(
+                "/api/matches/",
+                {"game": "rat-snake", "seats": [{"user": "alice"}, {"bot": "deep-blue"}]},
+                format="json",
+            ),
+            422,
+            "seat/unknown_bot",
+        ),
+        (
+            alice.post(
+                "/api/matches/",
+                {
+                    "game": "rat-snake",
+                    "seats": [{"user": "alice"}, {"bot": "random"}],
+                    "options": {"passes": 0},
+                },
+                format="json",
+            ),
+            422,
+            "options/out_of_range",
+        ),
+        (
+            alice.post(
+                "/api/matches/",
+                {
+                    "game": "rat-snake",
+                    "seats": [{"user": "alice"}, {"bot": "random"}],
+                    "options": {"pases": 2},
+                },
+                format="json",
+            ),
+            422,
+            "options/unknown",
+        ),
         (alice.post("/api/matches/", "not json", content_type="application/json"), 400, "request/malformed"),
     ]
     for response, status, code in cases:
@@ -60,9 +106,14 @@ def test_every_error_body_has_a_code_and_a_detail(users, client_for):
 
 def test_acting_through_the_api_checks_seq_seat_and_rules(users, client_for):
     alice, bob, carol = (client_for(users[name]) for name in ("alice", "bob", "carol"))
-    match = match_with_people("rat-snake", [{"user": "alice"}, {"user": "bob"}], {"alice": alice, "bob": bob}, {"side_bets": False})
+    match = match_with_people(
+        "rat-snake", [{"user": "alice"}, {"user": "bob"}], {"alice": alice, "bob": bob}, {"side_bets": False}
+    )
     url = f"/api/matches/{match['id']}/actions/"
-    views = {0: alice.get(f"/api/matches/{match['id']}/view/").json(), 1: bob.get(f"/api/matches/{match['id']}/view/").json()}
+    views = {
+        0: alice.get(f"/api/matches/{match['id']}/view/").json(),
+        1: bob.get(f"/api/matches/{match['id']}/view/").json(),
+    }
     seat = views[0]["decision"]["seats"][0]
     me, other = (alice, bob) if seat == 0 else (bob, alice)
     action = views[seat]["legal_actions"][0]
@@ -73,8 +124,14 @@ def test_acting_through_the_api_checks_seq_seat_and_rules(users, client_for):
     refused = carol.post(url, {"expected_seq": seq, "action": action}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (403, "seat/not_yours")
     refused = me.post(url, {"expected_seq": seq + 5, "action": action}, format="json")
-    assert (refused.status_code, refused.json()["code"], refused.json()["current_seq"]) == (409, "match/stale_seq", seq)
-    written = me.post(url, {"expected_seq": seq, "action": action}, format="json", HTTP_IDEMPOTENCY_KEY="once")
+    assert (refused.status_code, refused.json()["code"], refused.json()["current_seq"]) == (
+        409,
+        "match/stale_seq",
+        seq,
+    )
+    written = me.post(
+        url, {"expected_seq": seq, "action": action}, format="json", HTTP_IDEMPOTENCY_KEY="once"
+    )
     assert written.status_code == 201 and written.json()["event"]["seq"] == seq + 1
     again = me.post(url, {"expected_seq": seq, "action": action}, format="json", HTTP_IDEMPOTENCY_KEY="once")
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
@@ -86,7 +143,9 @@ def test_a_hidden_bet_is_withheld_from_the_other_seats_until_the_match_ends(user
     alice, bob, carol = (client_for(users[name]) for name in ("alice", "bob", "carol"))
     spectator = client_for()
     match = match_with_people(
-        "rat-snake", [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}], {"alice": alice, "bob": bob, "carol": carol},
+        "rat-snake",
+        [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}],
+        {"alice": alice, "bob": bob, "carol": carol},
         {"passes": 1},
     )
     base = f"/api/matches/{match['id']}"

@@ -20,7 +20,9 @@ def saved(user, *, legal=True):
 
 
 def create(client, seat):
-    return client.post("/api/matches/", {"game": "ragnguns", "seats": [seat, {"bot": "heuristic"}]}, format="json")
+    return client.post(
+        "/api/matches/", {"game": "ragnguns", "seats": [seat, {"bot": "heuristic"}]}, format="json"
+    )
 
 
 def test_a_legal_saved_deck_is_brought_frozen_and_private_until_the_end(users, client_for):
@@ -32,8 +34,12 @@ def test_a_legal_saved_deck_is_brought_frozen_and_private_until_the_end(users, c
     version.refresh_from_db()
     assert version.is_frozen and f"match {match_id}" in version.frozen_for
     mine = next(event for event in alice.get(f"/api/matches/{match_id}/events/").json() if event["seat"] == 0)
-    assert mine["payload"]["type"] == "bring_deck" and sorted(mine["payload"]["cards"]) == sorted(version.cards)
-    theirs = next(event for event in client_for().get(f"/api/matches/{match_id}/events/").json() if event["seat"] == 0)
+    assert mine["payload"]["type"] == "bring_deck" and sorted(mine["payload"]["cards"]) == sorted(
+        version.cards
+    )
+    theirs = next(
+        event for event in client_for().get(f"/api/matches/{match_id}/events/").json() if event["seat"] == 0
+    )
     assert theirs["redacted"] and theirs["payload"] is None
 
 
@@ -42,14 +48,20 @@ def test_an_illegal_a_missing_or_someone_elses_deck_is_refused_and_nothing_is_wr
     illegal = saved(users["alice"], legal=False)
     refused = create(alice, {"user": "alice", "deck": illegal.deck.share_id})
     assert (refused.status_code, refused.json()["code"]) == (422, "deck/illegal")
-    assert refused.json()["violations"] and all("code" in violation for violation in refused.json()["violations"])
+    assert refused.json()["violations"] and all(
+        "code" in violation for violation in refused.json()["violations"]
+    )
     missing = create(alice, {"user": "alice"})
     assert (missing.status_code, missing.json()["code"]) == (422, "seat/deck_required")
     bobs = saved(users["bob"])
     stolen = create(alice, {"user": "alice", "deck": bobs.deck.share_id})
     assert (stolen.status_code, stolen.json()["code"]) == (403, "deck/not_yours")
     bot_with_deck = alice.post(
-        "/api/matches/", {"game": "ragnguns", "seats": [{"user": "alice", "deck": bobs.deck.share_id}, {"bot": "random", "deck": "x"}]},
+        "/api/matches/",
+        {
+            "game": "ragnguns",
+            "seats": [{"user": "alice", "deck": bobs.deck.share_id}, {"bot": "random", "deck": "x"}],
+        },
         format="json",
     )
     assert 400 <= bot_with_deck.status_code < 500

@@ -55,5 +55,7 @@ def test_people_join_and_leave_and_only_organisers_manage(users, client_for):
     assert (deckless.status_code, deckless.json()["code"]) == (422, "entry/deck_not_needed")
     missing = bob.get("/api/ladders/nowhere/leaderboard/")
     assert (missing.status_code, missing.json()["code"]) == (404, "ladder/not_found")
-    bad = client_for(users["alice"]).post("/api/ladders/", {"game": "rat-snake", "name": "x", "seats_per_match": 9}, format="json")
+    bad = client_for(users["alice"]).post(
+        "/api/ladders/", {"game": "rat-snake", "name": "x", "seats_per_match": 9}, format="json"
+    )
     assert (bad.status_code, bad.json()["code"]) == (422, "seats/invalid_count")

@@ -71,7 +71,11 @@ class Event:
             if dispute and settled is None:
                 post(self.clients[b], self.url(f"tables/{key}/report/"), {"ranks": ranks[::-1]})
                 assert self.organiser.get(self.url(f"tables/{key}/")).json()["status"] == "disputed"
-                post(self.organiser, self.url(f"tables/{key}/correct/"), {"ranks": ranks, "reason": "the arbiter's scoresheet"})
+                post(
+                    self.organiser,
+                    self.url(f"tables/{key}/correct/"),
+                    {"ranks": ranks, "reason": "the arbiter's scoresheet"},
+                )
                 settled = key
             else:
                 post(self.clients[b], self.url(f"tables/{key}/confirm/"))
@@ -83,14 +87,24 @@ def test_a_64_player_swiss_and_a_16_player_double_elimination_run_by_their_organ
 ):
     settings.SNAKEPIT_WEBHOOKS_ALLOW_PRIVATE = True
     organiser = client_for(django_user_model.objects.create_user("arbiter"))
-    people = {f"s{k:02d}": client_for(django_user_model.objects.create_user(f"s{k:02d}")) for k in range(1, 67)}
+    people = {
+        f"s{k:02d}": client_for(django_user_model.objects.create_user(f"s{k:02d}")) for k in range(1, 67)
+    }
 
     with Listener() as listener:
         # -- the Swiss ---------------------------------------------------------------------------------
-        slug = post(organiser, "/api/tournaments/", {
-            "name": "Open Swiss", "game": "rat-snake", "format": "swiss", "result_mode": "table", "seeding": "manual",
-            "config": {"rounds": 6, "missed_rounds": "half_point_bye"},
-        })["slug"]
+        slug = post(
+            organiser,
+            "/api/tournaments/",
+            {
+                "name": "Open Swiss",
+                "game": "rat-snake",
+                "format": "swiss",
+                "result_mode": "table",
+                "seeding": "manual",
+                "config": {"rounds": 6, "missed_rounds": "half_point_bye"},
+            },
+        )["slug"]
         swiss = Event(organiser, slug)
         post(organiser, swiss.url("open/"))
         secret = post(organiser, swiss.url("webhooks/"), {"url": listener.url})["secret"]
@@ -100,7 +114,10 @@ def test_a_64_player_swiss_and_a_16_player_double_elimination_run_by_their_organ
         post(organiser, swiss.url("seeds/"), {"order": order})
         # Seeds 1 and 33 would meet in round one (top half against bottom half): forbid it.
         forbidden = [order[0], order[32]]
-        assert organiser.put(swiss.url("forbidden-pairs/"), {"pairs": [forbidden]}, format="json").status_code == 200
+        assert (
+            organiser.put(swiss.url("forbidden-pairs/"), {"pairs": [forbidden]}, format="json").status_code
+            == 200
+        )
         post(organiser, swiss.url("start/"))
         ids = {name: player for player, name in swiss.names.items()}
         round_one = organiser.get(swiss.url("tables/")).json()
@@ -146,13 +163,24 @@ def test_a_64_player_swiss_and_a_16_player_double_elimination_run_by_their_organ
 
         # -- the double elimination --------------------------------------------------------------------
         listener.received.clear()
-        slug = post(organiser, "/api/tournaments/", {
-            "name": "Double Sixteen", "game": "rat-snake", "format": "double_elimination", "result_mode": "table",
-            "seeding": "manual",
-        })["slug"]
+        slug = post(
+            organiser,
+            "/api/tournaments/",
+            {
+                "name": "Double Sixteen",
+                "game": "rat-snake",
+                "format": "double_elimination",
+                "result_mode": "table",
+                "seeding": "manual",
+            },
+        )["slug"]
         double = Event(organiser, slug)
         post(organiser, double.url("open/"))
-        secret = post(organiser, double.url("webhooks/"), {"url": listener.url, "events": ["round_paired", "dispute_opened", "tournament_finished"]})["secret"]
+        secret = post(
+            organiser,
+            double.url("webhooks/"),
+            {"url": listener.url, "events": ["round_paired", "dispute_opened", "tournament_finished"]},
+        )["secret"]
         sixteen = list(people)[:16]
         for name in sixteen:
             double.register(people[name], name)

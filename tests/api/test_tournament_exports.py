@@ -31,19 +31,40 @@ def post(client, path, body=None, status=(200, 201)):
 
 
 def played_swiss(organiser, django_user_model, client_for, players=7, rounds=3, drop_after=None):
-    slug = post(organiser, "/api/tournaments/", {"name": "Exported", "game": "rat-snake", "format": "swiss", "result_mode": "table", "seeding": "registration"})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {
+            "name": "Exported",
+            "game": "rat-snake",
+            "format": "swiss",
+            "result_mode": "table",
+            "seeding": "registration",
+        },
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     for number in range(players):
-        post(client_for(django_user_model.objects.create_user(f"x{number}")), f"/api/tournaments/{slug}/register/")
+        post(
+            client_for(django_user_model.objects.create_user(f"x{number}")),
+            f"/api/tournaments/{slug}/register/",
+        )
     post(organiser, f"/api/tournaments/{slug}/start/")
     rng = random.Random(7)
     for round_number in range(1, rounds + 1):
         for table in organiser.get(f"/api/tournaments/{slug}/tables/", {"status": "open"}).json():
             ranks = rng.choice([[1, 2], [2, 1], [1, 1]])
             forfeit = round_number == 2 and table["match_key"].endswith("T1")
-            post(organiser, f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/", {"ranks": [1, 2] if forfeit else ranks, "reason": "r", "forfeit": forfeit})
+            post(
+                organiser,
+                f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/",
+                {"ranks": [1, 2] if forfeit else ranks, "reason": "r", "forfeit": forfeit},
+            )
         if round_number == drop_after:
-            post(organiser, f"/api/tournaments/{slug}/drop/", {"player": organiser.get(f"/api/tournaments/{slug}/entries/").json()[0]["player"]})
+            post(
+                organiser,
+                f"/api/tournaments/{slug}/drop/",
+                {"player": organiser.get(f"/api/tournaments/{slug}/entries/").json()[0]["player"]},
+            )
         post(organiser, f"/api/tournaments/{slug}/next-round/")
     return slug
 
@@ -51,7 +72,10 @@ def played_swiss(organiser, django_user_model, client_for, players=7, rounds=3, 
 def test_pairings_csv_has_a_row_per_table_with_names_and_results(organiser, django_user_model, client_for):
     slug = played_swiss(organiser, django_user_model, client_for)
     response = organiser.get(f"/api/tournaments/{slug}/tables/csv/")
-    assert response["Content-Type"].startswith("text/csv") and f'{slug}-pairings.csv' in response["Content-Disposition"]
+    assert (
+        response["Content-Type"].startswith("text/csv")
+        and f"{slug}-pairings.csv" in response["Content-Disposition"]
+    )
     rows = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert len(rows) == 9  # three rounds of three tables (7 players: a bye each round)
     assert {row["seat_1"] for row in rows} <= {f"x{k}" for k in range(7)}
@@ -73,7 +97,7 @@ def test_a_swiss_exports_as_trf16_with_fixed_columns(organiser, django_user_mode
         assert int(line[4:8]) == start
         name = line[14:47].strip()
         assert float(line[80:84]) == standings[name]["points"] and int(line[85:89]) == standings[name]["rank"]
-        blocks = [line[91 + 10 * k: 99 + 10 * k] for k in range(3)]
+        blocks = [line[91 + 10 * k : 99 + 10 * k] for k in range(3)]
         assert len(line) == 89 + 10 * 3
         for block in blocks:
             opponent, colour, result = block[:4], block[5], block[7]
@@ -88,12 +112,14 @@ def test_a_swiss_exports_as_trf16_with_fixed_columns(organiser, django_user_mode
     by_start = {int(line[4:8]): line for line in players}
     for start, line in by_start.items():
         for k in range(3):
-            block = line[91 + 10 * k: 99 + 10 * k]
+            block = line[91 + 10 * k : 99 + 10 * k]
             if block[:4] != "0000":
-                mirror = by_start[int(block[:4])][91 + 10 * k: 99 + 10 * k]
+                mirror = by_start[int(block[:4])][91 + 10 * k : 99 + 10 * k]
                 assert int(mirror[:4]) == start and {block[5], mirror[5]} == {"w", "b"}
                 assert {block[7] + mirror[7]} <= {"10", "01", "==", "+-", "-+"}
-    bracket = post(organiser, "/api/tournaments/", {"name": "Cup", "game": "rat-snake", "format": "single_elimination"})["slug"]
+    bracket = post(
+        organiser, "/api/tournaments/", {"name": "Cup", "game": "rat-snake", "format": "single_elimination"}
+    )["slug"]
     assert organiser.get(f"/api/tournaments/{bracket}/export/trf/").json()["code"] == "export/not_swiss"
 
 
@@ -102,7 +128,17 @@ def trf_lines(organiser, slug):
 
 
 def test_trf_dates_each_round_by_its_start_on_the_132_line(organiser, django_user_model, client_for):
-    slug = post(organiser, "/api/tournaments/", {"name": "Dated", "game": "rat-snake", "format": "swiss", "result_mode": "table", "config": {"rounds": 2}})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {
+            "name": "Dated",
+            "game": "rat-snake",
+            "format": "swiss",
+            "result_mode": "table",
+            "config": {"rounds": 2},
+        },
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     for name in ("d1", "d2", "d3", "d4"):
         post(client_for(django_user_model.objects.create_user(name)), f"/api/tournaments/{slug}/register/")
@@ -111,13 +147,17 @@ def test_trf_dates_each_round_by_its_start_on_the_132_line(organiser, django_use
         with mock.patch("django.utils.timezone.now", return_value=day):
             post(organiser, f"/api/tournaments/{slug}/{'start' if round_number == 1 else 'next-round'}/")
         for table in organiser.get(f"/api/tournaments/{slug}/tables/", {"status": "open"}).json():
-            post(organiser, f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/", {"ranks": [1, 2], "reason": "r"})
+            post(
+                organiser,
+                f"/api/tournaments/{slug}/tables/{table['match_key']}/correct/",
+                {"ranks": [1, 2], "reason": "r"},
+            )
     post(organiser, f"/api/tournaments/{slug}/next-round/")
     lines = trf_lines(organiser, slug)
     (dates,) = [line for line in lines if line.startswith("132")]
     assert lines.index(dates) < next(k for k, line in enumerate(lines) if line.startswith("001"))
     assert dates[:89].strip() == "132" and len(dates) == 89 + 10 * 2
-    blocks = [dates[89 + 10 * k: 99 + 10 * k] for k in range(2)]
+    blocks = [dates[89 + 10 * k : 99 + 10 * k] for k in range(2)]
     assert blocks == [f"  {day.astimezone(UTC):%y/%m/%d}" for day in (first, second)]
     assert all(line[48:52] == "    " for line in lines if line.startswith("001"))  # not seeded by rating
 
@@ -133,7 +173,17 @@ RATINGS = {"r0": 21.374, "r1": 35.5, "r2": -3.0}
 
 def test_trf_reports_the_ratings_the_seeding_used(organiser, django_user_model, client_for, settings):
     settings.SNAKEPIT_SEEDING_RATINGS = "tests.api.test_tournament_exports.ratings_for_test"
-    slug = post(organiser, "/api/tournaments/", {"name": "Rated", "game": "rat-snake", "format": "swiss", "result_mode": "table", "seeding": "rating"})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {
+            "name": "Rated",
+            "game": "rat-snake",
+            "format": "swiss",
+            "result_mode": "table",
+            "seeding": "rating",
+        },
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     for name in ("r0", "r1", "r2", "x9"):
         post(client_for(django_user_model.objects.create_user(name)), f"/api/tournaments/{slug}/register/")
@@ -148,13 +198,22 @@ def test_trf_reports_the_ratings_the_seeding_used(organiser, django_user_model, 
     finally:
         RATINGS["r1"] = 35.5
     # Four digits right-aligned in columns 49-52; a negative or missing rating is left blank.
-    assert {name: row[48:52] for name, row in rows.items()} == {"r1": "  36", "r0": "  21", "r2": "    ", "x9": "    "}
+    assert {name: row[48:52] for name, row in rows.items()} == {
+        "r1": "  36",
+        "r0": "  21",
+        "r2": "    ",
+        "x9": "    ",
+    }
 
 
-def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(organiser, django_user_model, client_for):
+def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(
+    organiser, django_user_model, client_for
+):
     slug = played_swiss(organiser, django_user_model, client_for, drop_after=2)
     exported = organiser.get(f"/api/tournaments/{slug}/export/json/").json()
-    assert exported["format"] == "snakepit-tournament" and exported["events"][0]["kind"] == "registration_opened"
+    assert (
+        exported["format"] == "snakepit-tournament" and exported["events"][0]["kind"] == "registration_opened"
+    )
     assert exported["events"][-1]["actor"] == "organiser"
     importer = client_for(django_user_model.objects.create_user("elsewhere"))
     copy = post(importer, "/api/tournaments/import/", exported, status=(201,))
@@ -173,11 +232,16 @@ def test_the_json_export_imports_elsewhere_and_replays_to_the_same_standings(org
     broken = {**exported, "events": [e for e in exported["events"] if e["kind"] != "started"]}
     refused = post(importer, "/api/tournaments/import/", broken, status=(422,))
     assert refused["code"] == "import/bad_log"
-    assert post(importer, "/api/tournaments/import/", {"format": "other"}, status=(422,))["code"] == "import/bad_format"
+    assert (
+        post(importer, "/api/tournaments/import/", {"format": "other"}, status=(422,))["code"]
+        == "import/bad_format"
+    )
     assert importer.get("/api/tournaments/", {"organiser": "elsewhere"}).json()["count"] == 1
 
 
-def test_a_forged_or_malformed_export_is_refused_with_nothing_written(organiser, django_user_model, client_for):
+def test_a_forged_or_malformed_export_is_refused_with_nothing_written(
+    organiser, django_user_model, client_for
+):
     slug = played_swiss(organiser, django_user_model, client_for, players=3, rounds=1)
     exported = organiser.get(f"/api/tournaments/{slug}/export/json/").json()
     paired = next(k for k, e in enumerate(exported["events"]) if e["kind"] == "round_paired")
@@ -185,7 +249,10 @@ def test_a_forged_or_malformed_export_is_refused_with_nothing_written(organiser,
     forged[paired] = {**forged[paired], "payload": {**forged[paired]["payload"], "tables": ["not a table"]}}
     cases = [
         ({**exported, "events": forged}, "import/bad_log"),
-        ({**exported, "tournament": {**exported["tournament"], "seats_per_match": "two"}}, "import/bad_format"),
+        (
+            {**exported, "tournament": {**exported["tournament"], "seats_per_match": "two"}},
+            "import/bad_format",
+        ),
         ({**exported, "tournament": {**exported["tournament"], "options": []}}, "import/bad_format"),
         ({**exported, "events": [{"kind": "registered"}]}, "import/bad_format"),
     ]

@@ -27,7 +27,11 @@ def post(client, path, body=None, status=(200, 201)):
 
 
 def swiss_at_tables(organiser, django_user_model, client_for, players=4, **extra):
-    slug = post(organiser, "/api/tournaments/", {"name": "Tables", "game": "rat-snake", "format": "swiss", "result_mode": "table", **extra})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {"name": "Tables", "game": "rat-snake", "format": "swiss", "result_mode": "table", **extra},
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     clients = {}
     for number in range(1, players + 1):
@@ -59,30 +63,54 @@ def test_a_player_cannot_confirm_their_own_contrary_report(organiser, django_use
     assert [(r["by"], r["ranks"]) for r in view["reports"]] == [(a, [1, 2]), (b, [2, 1])]
     names = {e["player"]: e["user"] for e in organiser.get(f"/api/tournaments/{slug}/entries/").json()}
     assert [(e["kind"], e["actor"], e["payload"]["by"]) for e in view["events"]] == [
-        ("result_reported", names[a], a), ("result_reported", names[b], b),
+        ("result_reported", names[a], a),
+        ("result_reported", names[b], b),
     ]
     # Only the organiser settles it.
     refused = post(clients[a], f"{base}/correct/", {"ranks": [1, 2], "reason": "mine"}, status=403)
     assert refused["code"] == "tournament/not_organiser"
     post(organiser, f"{base}/correct/", {"ranks": [2, 1], "reason": "the arbiter saw it"})
     view = organiser.get(f"{base}/").json()
-    assert view["status"] == "decided" and view["result"]["winner"] == b and view["result"]["decided_by"] == "corrected"
-    assert [h["kind"] for h in view["history"]] == ["result_reported", "result_reported", "result_disputed", "result_corrected"]
+    assert (
+        view["status"] == "decided"
+        and view["result"]["winner"] == b
+        and view["result"]["decided_by"] == "corrected"
+    )
+    assert [h["kind"] for h in view["history"]] == [
+        "result_reported",
+        "result_reported",
+        "result_disputed",
+        "result_corrected",
+    ]
 
 
-def test_a_report_is_pending_until_another_participant_or_the_organiser_confirms(organiser, django_user_model, client_for):
+def test_a_report_is_pending_until_another_participant_or_the_organiser_confirms(
+    organiser, django_user_model, client_for
+):
     slug, clients = swiss_at_tables(organiser, django_user_model, client_for)
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
     (k1, (a, b)), (k2, (c, d)) = ((t["match_key"], t["players"]) for t in tables)
     # Out of order, not wrong: nothing to confirm or dispute yet is a 409.
-    assert post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=409)["code"] == "result/nothing_to_confirm"
-    assert post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/dispute/", {"reason": "?"}, status=409)["code"] == "result/nothing_to_dispute"
+    assert (
+        post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=409)["code"]
+        == "result/nothing_to_confirm"
+    )
+    assert (
+        post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/dispute/", {"reason": "?"}, status=409)["code"]
+        == "result/nothing_to_dispute"
+    )
     post(clients[a], f"/api/tournaments/{slug}/tables/{k1}/report/", {"ranks": [1, 2]})
     view = organiser.get(f"/api/tournaments/{slug}/tables/{k1}/").json()
     assert view["status"] == "reported" and view["reports"] == [{"by": a, "ranks": [1, 2], "games": None}]
-    assert post(clients[a], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=422)["code"] == "result/cannot_confirm_own"
+    assert (
+        post(clients[a], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=422)["code"]
+        == "result/cannot_confirm_own"
+    )
     # A player of another table is not a participant here.
-    assert post(clients[c], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=422)["code"] == "result/not_a_player"
+    assert (
+        post(clients[c], f"/api/tournaments/{slug}/tables/{k1}/confirm/", status=422)["code"]
+        == "result/not_a_player"
+    )
     post(clients[b], f"/api/tournaments/{slug}/tables/{k1}/report/", {"ranks": [1, 2]})  # agreeing: confirmed
     assert organiser.get(f"/api/tournaments/{slug}/tables/{k1}/").json()["result"]["winner"] == a
     post(clients[c], f"/api/tournaments/{slug}/tables/{k2}/report/", {"ranks": [2, 1]})
@@ -96,7 +124,11 @@ def test_a_report_is_pending_until_another_participant_or_the_organiser_confirms
 def test_an_organiser_correction_can_mark_a_forfeit(organiser, django_user_model, client_for):
     slug, _clients = swiss_at_tables(organiser, django_user_model, client_for)
     key, (a, b) = first_table(organiser, slug)
-    post(organiser, f"/api/tournaments/{slug}/tables/{key}/correct/", {"ranks": [1, 2], "reason": "no-show", "forfeit": True})
+    post(
+        organiser,
+        f"/api/tournaments/{slug}/tables/{key}/correct/",
+        {"ranks": [1, 2], "reason": "no-show", "forfeit": True},
+    )
     table = organiser.get(f"/api/tournaments/{slug}/tables/{key}/").json()
     assert table["result"]["forfeit"] is True
     rows = {row["player"]: row for row in organiser.get(f"/api/tournaments/{slug}/standings/").json()}
@@ -110,9 +142,18 @@ def test_a_dropped_player_forfeits_their_open_table_at_once(organiser, django_us
     key, (a, b) = first_table(organiser, slug)
     post(clients[a], f"/api/tournaments/{slug}/drop/")
     table = organiser.get(f"/api/tournaments/{slug}/tables/{key}/").json()
-    assert table["status"] == "decided" and table["result"] == {**table["result"], "winner": b, "forfeit": True, "decided_by": "forfeit"}
+    assert table["status"] == "decided" and table["result"] == {
+        **table["result"],
+        "winner": b,
+        "forfeit": True,
+        "decided_by": "forfeit",
+    }
     for t in organiser.get(f"/api/tournaments/{slug}/tables/", {"status": "open"}).json():
-        post(organiser, f"/api/tournaments/{slug}/tables/{t['match_key']}/correct/", {"ranks": [1, 2], "reason": "test"})
+        post(
+            organiser,
+            f"/api/tournaments/{slug}/tables/{t['match_key']}/correct/",
+            {"ranks": [1, 2], "reason": "test"},
+        )
     post(organiser, f"/api/tournaments/{slug}/next-round/")
     round_two = organiser.get(f"/api/tournaments/{slug}/tables/", {"round": 2}).json()
     assert a not in [p for t in round_two for p in t["players"]]
@@ -122,7 +163,11 @@ def test_a_dropped_player_forfeits_their_open_table_at_once(organiser, django_us
 def test_a_drop_during_a_snakepit_match_ends_it_and_the_rebuild_records_nothing_missing(
     organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug = post(organiser, "/api/tournaments/", {"name": "Played", "game": "rat-snake", "format": "swiss", "options": {"passes": 1}})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {"name": "Played", "game": "rat-snake", "format": "swiss", "options": {"passes": 1}},
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     people = {}
     for name in ("ann", "ben", "cat", "dan"):
@@ -140,13 +185,19 @@ def test_a_drop_during_a_snakepit_match_ends_it_and_the_rebuild_records_nothing_
     table = organiser.get(f"/api/tournaments/{slug}/tables/{key}/").json()
     assert table["result"]["winner"] == b and table["result"]["forfeit"]
     assert not TournamentEvent.objects.filter(tournament__slug=slug, kind="game_recorded").exists()
-    call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")  # no traceback, nothing differs
+    call_command(
+        "rebuild_tournaments", "--tournament", slug, "--record-missing"
+    )  # no traceback, nothing differs
 
 
 def test_an_elimination_forfeit_for_a_dropped_player_starts_no_match(
     organiser, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug = post(organiser, "/api/tournaments/", {"name": "Cup", "game": "rat-snake", "format": "single_elimination", "options": {"passes": 1}})["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {"name": "Cup", "game": "rat-snake", "format": "single_elimination", "options": {"passes": 1}},
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     for bot in ("heuristic", "random", "heuristic", "random"):
         post(organiser, f"/api/tournaments/{slug}/register/", {"bot": bot})
@@ -169,10 +220,18 @@ def test_an_elimination_forfeit_for_a_dropped_player_starts_no_match(
 def test_a_drop_at_a_pod_forfeits_the_players_seat_in_its_running_game(
     organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug = post(organiser, "/api/tournaments/", {
-        "name": "Ring", "game": "rat-snake", "format": "pods", "seats_per_match": 3, "options": {"passes": 1},
-        "config": {"rounds": 1, "final_pod": False},
-    })["slug"]
+    slug = post(
+        organiser,
+        "/api/tournaments/",
+        {
+            "name": "Ring",
+            "game": "rat-snake",
+            "format": "pods",
+            "seats_per_match": 3,
+            "options": {"passes": 1},
+            "config": {"rounds": 1, "final_pod": False},
+        },
+    )["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     people = {}
     for name in ("pa", "pb", "pc"):

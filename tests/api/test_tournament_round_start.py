@@ -31,7 +31,14 @@ def post(client, path, body=None, status=(200, 201)):
 
 
 def tournament_with(organiser, django_user_model, client_for, names, **body):
-    body = {"name": "Held", "game": "rat-snake", "format": "swiss", "options": {"passes": 1}, "seeding": "manual", **body}
+    body = {
+        "name": "Held",
+        "game": "rat-snake",
+        "format": "swiss",
+        "options": {"passes": 1},
+        "seeding": "manual",
+        **body,
+    }
     slug = post(organiser, "/api/tournaments/", body)["slug"]
     post(organiser, f"/api/tournaments/{slug}/open/")
     clients = {}
@@ -46,13 +53,17 @@ def usernames(organiser, slug):
 
 
 def matches_of(slug):
-    return list(TournamentMatch.objects.filter(tournament__slug=slug).select_related("match").order_by("match_key"))
+    return list(
+        TournamentMatch.objects.filter(tournament__slug=slug).select_related("match").order_by("match_key")
+    )
 
 
 def test_a_held_round_is_re_paired_then_started_by_the_organiser(
     organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug, clients = tournament_with(organiser, django_user_model, client_for, ["h1", "h2", "h3", "h4"], rounds_start="on_organiser")
+    slug, clients = tournament_with(
+        organiser, django_user_model, client_for, ["h1", "h2", "h3", "h4"], rounds_start="on_organiser"
+    )
     assert organiser.get(f"/api/tournaments/{slug}/").json()["rounds_start"] == "on_organiser"
     with django_capture_on_commit_callbacks(execute=True):
         post(organiser, f"/api/tournaments/{slug}/start/")
@@ -65,11 +76,19 @@ def test_a_held_round_is_re_paired_then_started_by_the_organiser(
     (a, b), (c, d) = (t["players"] for t in tables)
     swapped = {"tables": [[names[a], names[c]], [names[b], names[d]]], "reason": "club mates at table 1"}
     player = next(iter(clients.values()))
-    assert post(player, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=403)["code"] == "tournament/not_organiser"
-    assert post(player, f"/api/tournaments/{slug}/rounds/1/start/", status=403)["code"] == "tournament/not_organiser"
+    assert (
+        post(player, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=403)["code"]
+        == "tournament/not_organiser"
+    )
+    assert (
+        post(player, f"/api/tournaments/{slug}/rounds/1/start/", status=403)["code"]
+        == "tournament/not_organiser"
+    )
     event = post(organiser, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=201)
     assert event["kind"] == "round_repaired" and event["payload"]["reason"] == "club mates at table 1"
-    assert post(organiser, f"/api/tournaments/{slug}/rounds/2/start/", status=409)["code"] == "round/not_latest"
+    assert (
+        post(organiser, f"/api/tournaments/{slug}/rounds/2/start/", status=409)["code"] == "round/not_latest"
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         started = post(organiser, f"/api/tournaments/{slug}/rounds/1/start/")
@@ -81,14 +100,20 @@ def test_a_held_round_is_re_paired_then_started_by_the_organiser(
         seats = [seat.user.username for seat in by_key[key].match.seats.order_by("index")]
         assert seats == [names[first], names[second]]
     started_event = TournamentEvent.objects.get(tournament__slug=slug, kind="round_started")
-    assert started_event.payload == {"kind": "round_started", "round": 1} and started_event.actor.username == "organiser"
+    assert (
+        started_event.payload == {"kind": "round_started", "round": 1}
+        and started_event.actor.username == "organiser"
+    )
     (listed,) = organiser.get(f"/api/tournaments/{slug}/rounds/").json()
     assert datetime.fromisoformat(listed["started_at"]) == started_event.created_at
 
     before = TournamentEvent.objects.filter(tournament__slug=slug).count()
     refused = post(organiser, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=409)
     assert refused["code"] == "round/already_started"
-    assert post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"] == "round/already_started"
+    assert (
+        post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"]
+        == "round/already_started"
+    )
     assert TournamentEvent.objects.filter(tournament__slug=slug).count() == before
     assert len(matches_of(slug)) == len(links)
     call_command("rebuild_tournaments", "--tournament", slug, "--record-missing")
@@ -103,16 +128,26 @@ def test_rounds_that_start_at_once_can_be_neither_held_nor_re_paired(
         post(organiser, f"/api/tournaments/{slug}/start/")
     assert len(matches_of(slug)) == 2  # started as paired
     assert all("started_at" not in r for r in organiser.get(f"/api/tournaments/{slug}/rounds/").json())
-    assert post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"] == "round/starts_when_paired"
+    assert (
+        post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"]
+        == "round/starts_when_paired"
+    )
     names = usernames(organiser, slug)
     tables = organiser.get(f"/api/tournaments/{slug}/tables/").json()
     (a, b), (c, d) = (t["players"] for t in tables)
     swapped = {"tables": [[names[a], names[c]], [names[b], names[d]]], "reason": "too late"}
-    assert post(organiser, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=409)["code"] == "round/already_started"
+    assert (
+        post(organiser, f"/api/tournaments/{slug}/rounds/1/repair/", swapped, status=409)["code"]
+        == "round/already_started"
+    )
 
 
 def test_rounds_start_is_validated_and_configurable_on_a_draft(organiser):
-    refused = organiser.post("/api/tournaments/", {"name": "X", "game": "rat-snake", "format": "swiss", "rounds_start": "later"}, format="json")
+    refused = organiser.post(
+        "/api/tournaments/",
+        {"name": "X", "game": "rat-snake", "format": "swiss", "rounds_start": "later"},
+        format="json",
+    )
     assert refused.status_code == 400
     slug = post(organiser, "/api/tournaments/", {"name": "X", "game": "rat-snake", "format": "swiss"})["slug"]
     changed = organiser.patch(f"/api/tournaments/{slug}/", {"rounds_start": "on_organiser"}, format="json")
@@ -125,7 +160,10 @@ def test_rounds_start_is_validated_and_configurable_on_a_draft(organiser):
 def test_a_round_at_tables_has_no_start_to_give(organiser, django_user_model, client_for):
     slug, _ = tournament_with(organiser, django_user_model, client_for, ["t1", "t2"], result_mode="table")
     post(organiser, f"/api/tournaments/{slug}/start/")
-    assert post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"] == "round/starts_when_paired"
+    assert (
+        post(organiser, f"/api/tournaments/{slug}/rounds/1/start/", status=409)["code"]
+        == "round/starts_when_paired"
+    )
 
 
 def pods(organiser, django_user_model, client_for, names, **body):
@@ -136,7 +174,9 @@ def pods(organiser, django_user_model, client_for, names, **body):
 def test_a_player_who_dropped_before_a_held_pod_round_starts_forfeits_their_seat_at_once(
     organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug, clients = pods(organiser, django_user_model, client_for, ["pa", "pb", "pc"], rounds_start="on_organiser")
+    slug, clients = pods(
+        organiser, django_user_model, client_for, ["pa", "pb", "pc"], rounds_start="on_organiser"
+    )
     with django_capture_on_commit_callbacks(execute=True):
         post(organiser, f"/api/tournaments/{slug}/start/")
     table = organiser.get(f"/api/tournaments/{slug}/tables/").json()[0]
@@ -156,7 +196,14 @@ def test_a_player_who_dropped_before_a_held_pod_round_starts_forfeits_their_seat
 
 
 def test_the_others_close_an_open_pod_table_after_a_player_drops(organiser, django_user_model, client_for):
-    slug, clients = pods(organiser, django_user_model, client_for, ["qa", "qb", "qc", "qd"], result_mode="table", seats_per_match=4)
+    slug, clients = pods(
+        organiser,
+        django_user_model,
+        client_for,
+        ["qa", "qb", "qc", "qd"],
+        result_mode="table",
+        seats_per_match=4,
+    )
     post(organiser, f"/api/tournaments/{slug}/start/")
     table = organiser.get(f"/api/tournaments/{slug}/tables/").json()[0]
     base = f"/api/tournaments/{slug}/tables/{table['match_key']}"
@@ -179,7 +226,9 @@ def test_the_others_close_an_open_pod_table_after_a_player_drops(organiser, djan
 def test_a_held_round_starts_by_itself_at_its_scheduled_time(
     organiser, django_user_model, client_for, eager_celery, django_capture_on_commit_callbacks
 ):
-    slug, _ = tournament_with(organiser, django_user_model, client_for, ["s1", "s2", "s3", "s4"], rounds_start="on_organiser")
+    slug, _ = tournament_with(
+        organiser, django_user_model, client_for, ["s1", "s2", "s3", "s4"], rounds_start="on_organiser"
+    )
     starts_at = timezone.now() + timedelta(minutes=10)
     times = {"starts_at": starts_at.isoformat(), "ends_at": (starts_at - timedelta(minutes=1)).isoformat()}
     assert post(organiser, f"/api/tournaments/{slug}/start/", times, status=422)["code"] == "round/bad_times"
@@ -202,6 +251,8 @@ def test_a_held_round_starts_by_itself_at_its_scheduled_time(
 
 def test_a_scheduled_start_needs_a_held_round(organiser, django_user_model, client_for):
     slug, _ = tournament_with(organiser, django_user_model, client_for, ["u1", "u2"])
-    refused = post(organiser, f"/api/tournaments/{slug}/start/", {"starts_at": timezone.now().isoformat()}, status=422)
+    refused = post(
+        organiser, f"/api/tournaments/{slug}/start/", {"starts_at": timezone.now().isoformat()}, status=422
+    )
     assert refused["code"] == "round/not_held"
     assert organiser.get(f"/api/tournaments/{slug}/").json()["status"] == "registration"  # nothing written

@@ -83,7 +83,14 @@ def test_a_seven_player_swiss_of_rat_snake_duels_played_by_bots_on_snakepit(
 
 
 def test_a_sixteen_player_double_elimination_reported_from_tables(organiser, client_for, django_user_model):
-    slug = create(organiser, name="Double Sixteen", game="rat-snake", format="double_elimination", result_mode="table", seeding="manual")
+    slug = create(
+        organiser,
+        name="Double Sixteen",
+        game="rat-snake",
+        format="double_elimination",
+        result_mode="table",
+        seeding="manual",
+    )
     players = {}
     for number in range(1, 17):
         user = django_user_model.objects.create_user(f"p{number}")
@@ -100,8 +107,16 @@ def test_a_sixteen_player_double_elimination_reported_from_tables(organiser, cli
             ranks = [1, 2] if first < second else [2, 1]
             post(players[first], f"/api/tournaments/{slug}/tables/{key}/report/", {"ranks": ranks})
             if not disputed:
-                post(players[second], f"/api/tournaments/{slug}/tables/{key}/dispute/", {"reason": "we played it the other way"})
-                post(organiser, f"/api/tournaments/{slug}/tables/{key}/correct/", {"ranks": ranks[::-1], "reason": "table judge"})
+                post(
+                    players[second],
+                    f"/api/tournaments/{slug}/tables/{key}/dispute/",
+                    {"reason": "we played it the other way"},
+                )
+                post(
+                    organiser,
+                    f"/api/tournaments/{slug}/tables/{key}/correct/",
+                    {"ranks": ranks[::-1], "reason": "table judge"},
+                )
                 disputed = corrected = True
             else:
                 post(players[second], f"/api/tournaments/{slug}/tables/{key}/confirm/")
@@ -118,9 +133,16 @@ def test_a_sixteen_player_double_elimination_reported_from_tables(organiser, cli
     assert_rebuild_equals_live(slug)
 
 
-def test_a_twelve_player_pod_tournament_of_rat_snake_rings_of_four(organiser, eager_celery, django_capture_on_commit_callbacks):
+def test_a_twelve_player_pod_tournament_of_rat_snake_rings_of_four(
+    organiser, eager_celery, django_capture_on_commit_callbacks
+):
     slug = create(
-        organiser, name="Pods Twelve", game="rat-snake", format="pods", seats_per_match=4, options={"passes": 1},
+        organiser,
+        name="Pods Twelve",
+        game="rat-snake",
+        format="pods",
+        seats_per_match=4,
+        options={"passes": 1},
         config={"rounds": 2, "final_pod": True},
     )
     for number in range(12):
@@ -149,11 +171,15 @@ def test_out_of_order_actions_are_409s_that_change_nothing(organiser, client_for
     table = tables(organiser, slug)[0]
     first, second = table["players"]
     post(clients[first], f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [1, 2]})
-    own = clients[first].post(f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/", {}, format="json")
+    own = clients[first].post(
+        f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/", {}, format="json"
+    )
     assert (own.status_code, own.json()["code"]) == (422, "result/cannot_confirm_own")
     post(clients[second], f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/")
     count = TournamentEvent.objects.filter(tournament__slug=slug).count()
-    twice = clients[first].post(f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [1, 2]}, format="json")
+    twice = clients[first].post(
+        f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [1, 2]}, format="json"
+    )
     assert (twice.status_code, twice.json()["code"]) == (409, "result/already_recorded")
     assert TournamentEvent.objects.filter(tournament__slug=slug).count() == count
     stranger = client_for(django_user_model.objects.create_user("zed"))
@@ -162,8 +188,17 @@ def test_out_of_order_actions_are_409s_that_change_nothing(organiser, client_for
 
 
 def test_registration_rules_caps_check_in_and_drops(organiser, client_for, django_user_model):
-    slug = create(organiser, name="Capped", game="rat-snake", format="round_robin", registration_cap=2, check_in_required=True)
-    ann, ben, cal = (client_for(django_user_model.objects.create_user(name)) for name in ("ann", "ben", "cal"))
+    slug = create(
+        organiser,
+        name="Capped",
+        game="rat-snake",
+        format="round_robin",
+        registration_cap=2,
+        check_in_required=True,
+    )
+    ann, ben, cal = (
+        client_for(django_user_model.objects.create_user(name)) for name in ("ann", "ben", "cal")
+    )
     post(ann, f"/api/tournaments/{slug}/register/")
     again = ann.post(f"/api/tournaments/{slug}/register/", {}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "player/already_registered")
@@ -174,7 +209,9 @@ def test_registration_rules_caps_check_in_and_drops(organiser, client_for, djang
     post(cal, f"/api/tournaments/{slug}/register/")
     post(ann, f"/api/tournaments/{slug}/check-in/")
     post(cal, f"/api/tournaments/{slug}/check-in/")
-    statuses = {row["user"]: row["status"] for row in organiser.get(f"/api/tournaments/{slug}/entries/").json()}
+    statuses = {
+        row["user"]: row["status"] for row in organiser.get(f"/api/tournaments/{slug}/entries/").json()
+    }
     assert statuses == {"ann": "checked_in", "ben": "dropped", "cal": "checked_in"}
     deck = ann.post(f"/api/tournaments/{slug}/register/", {"deck": "abcdefgh"}, format="json")
     assert deck.status_code in (409, 422)
@@ -192,7 +229,11 @@ def test_standings_export_as_csv_with_a_column_per_tiebreak(organiser, client_fo
             break
         for table in tables(organiser, slug, status="open"):
             first, second = table["players"]
-            post(clients[first], f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [1, 2]})
+            post(
+                clients[first],
+                f"/api/tournaments/{slug}/tables/{table['match_key']}/report/",
+                {"ranks": [1, 2]},
+            )
             post(clients[second], f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/")
         post(organiser, f"/api/tournaments/{slug}/next-round/")
     response = organiser.get(f"/api/tournaments/{slug}/standings/csv/")
@@ -220,14 +261,31 @@ def test_the_log_is_append_only_and_a_forged_projection_is_caught(organiser, cli
 
 def test_formats_are_described_for_clients(client_for, db):
     described = client_for().get("/api/tournament-formats/").json()
-    assert {"round_robin", "single_elimination", "double_elimination", "swiss", "pods", "groups_playoffs"} <= set(described)
+    assert {
+        "round_robin",
+        "single_elimination",
+        "double_elimination",
+        "swiss",
+        "pods",
+        "groups_playoffs",
+    } <= set(described)
 
 
-def test_a_draft_is_configured_then_only_its_registration_rules_may_change(organiser, client_for, django_user_model):
-    created = organiser.post("/api/tournaments/", {"name": "Draft", "game": "rat-snake", "format": "swiss"}, format="json").json()
+def test_a_draft_is_configured_then_only_its_registration_rules_may_change(
+    organiser, client_for, django_user_model
+):
+    created = organiser.post(
+        "/api/tournaments/", {"name": "Draft", "game": "rat-snake", "format": "swiss"}, format="json"
+    ).json()
     slug = created["slug"]
-    changed = organiser.patch(f"/api/tournaments/{slug}/", {"config": {"rounds": 2}, "options": {"passes": 1}}, format="json")
-    assert changed.status_code == 200 and changed.json()["config"]["rounds"] == 2 and changed.json()["options"]["passes"] == 1
+    changed = organiser.patch(
+        f"/api/tournaments/{slug}/", {"config": {"rounds": 2}, "options": {"passes": 1}}, format="json"
+    )
+    assert (
+        changed.status_code == 200
+        and changed.json()["config"]["rounds"] == 2
+        and changed.json()["options"]["passes"] == 1
+    )
     bad = organiser.patch(f"/api/tournaments/{slug}/", {"seats_per_match": 12}, format="json")
     assert (bad.status_code, bad.json()["code"]) == (422, "seats/invalid_count")
     stranger = client_for(django_user_model.objects.create_user("nosy"))
@@ -235,7 +293,10 @@ def test_a_draft_is_configured_then_only_its_registration_rules_may_change(organ
     post(organiser, f"/api/tournaments/{slug}/open/")
     late = organiser.patch(f"/api/tournaments/{slug}/", {"config": {"rounds": 5}}, format="json")
     assert (late.status_code, late.json()["code"]) == (409, "tournament/wrong_status")
-    assert organiser.patch(f"/api/tournaments/{slug}/", {"registration_cap": 8}, format="json").status_code == 200
+    assert (
+        organiser.patch(f"/api/tournaments/{slug}/", {"registration_cap": 8}, format="json").status_code
+        == 200
+    )
 
 
 def test_a_lost_recording_task_is_caught_by_the_rebuild_and_recorded_once(
@@ -265,7 +326,14 @@ def test_reads_and_results_never_replay_the_log_and_bad_input_writes_nothing(
     from tournaments import selectors
     from tournaments.formats import lifecycle
 
-    slug = create(organiser, name="No Replay", game="rat-snake", format="single_elimination", result_mode="table", seeding="manual")
+    slug = create(
+        organiser,
+        name="No Replay",
+        game="rat-snake",
+        format="single_elimination",
+        result_mode="table",
+        seeding="manual",
+    )
     clients = {}
     for name in ("ann", "ben", "cal", "dee"):
         client = client_for(django_user_model.objects.create_user(name))
@@ -282,15 +350,28 @@ def test_reads_and_results_never_replay_the_log_and_bad_input_writes_nothing(
     events = TournamentEvent.objects.filter(tournament__slug=slug).count()
     standings = organiser.get(f"/api/tournaments/{slug}/standings/").json()
     for body in ({"ranks": [1]}, {"ranks": [0, 1]}, {"ranks": [1, 1]}, {"ranks": "first"}):
-        refused = clients[first].post(f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", body, format="json")
+        refused = clients[first].post(
+            f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", body, format="json"
+        )
         assert 400 <= refused.status_code < 500 and {"code", "detail"} <= set(refused.json()), refused.json()
     assert TournamentEvent.objects.filter(tournament__slug=slug).count() == events
     assert tables(organiser, slug)[0] == table
-    post(clients[first], f"/api/tournaments/{slug}/tables/{table['match_key']}/report/", {"ranks": [2, 1]}, capture=django_capture_on_commit_callbacks)
+    post(
+        clients[first],
+        f"/api/tournaments/{slug}/tables/{table['match_key']}/report/",
+        {"ranks": [2, 1]},
+        capture=django_capture_on_commit_callbacks,
+    )
     selectors.tournament_heads_forget()  # the next action starts from the snapshot taken at the pairing
-    post(clients[second], f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/", capture=django_capture_on_commit_callbacks)
+    post(
+        clients[second],
+        f"/api/tournaments/{slug}/tables/{table['match_key']}/confirm/",
+        capture=django_capture_on_commit_callbacks,
+    )
     detail = organiser.get(f"/api/tournaments/{slug}/").json()
-    reducer_events = TournamentEvent.objects.filter(tournament__slug=slug).exclude(kind__in=selectors.SERVICE_KINDS)
+    reducer_events = TournamentEvent.objects.filter(tournament__slug=slug).exclude(
+        kind__in=selectors.SERVICE_KINDS
+    )
     assert detail["summary"]["events"] == reducer_events.count() and detail["summary"]["pending"] == 1
     bracket = organiser.get(f"/api/tournaments/{slug}/bracket/").json()
     assert [m["winner"] for m in bracket["matches"] if m["match_key"] == table["match_key"]] == [second]

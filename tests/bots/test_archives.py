@@ -186,5 +186,7 @@ def test_an_archive_up_to_its_limit_gets_through_the_body_cap_and_one_past_it_is
     assert settings.SNAKEPIT_MAX_BODY_BYTES < len(data) < ArchiveLimits().archive_bytes
     alice = client_for(users["alice"])
     assert _post_archive(alice, data).status_code == 201
-    too_big = _post_archive(alice, zipped({"main.py": MAIN, "weights.bin": os.urandom(1200 * 1024)}), name="big")
+    too_big = _post_archive(
+        alice, zipped({"main.py": MAIN, "weights.bin": os.urandom(1200 * 1024)}), name="big"
+    )
     assert too_big.status_code == 413 and too_big.json()["code"] == "request/too_large"

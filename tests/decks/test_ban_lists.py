@@ -41,7 +41,11 @@ def heard():
 
 def save(owner, *, name="Stampede"):
     return deck_services.deck_create(
-        owner=owner, name=name, format_key="standard", gunslinger=STAMPEDE.gunslinger, cards=list(STAMPEDE.cards)
+        owner=owner,
+        name=name,
+        format_key="standard",
+        gunslinger=STAMPEDE.gunslinger,
+        cards=list(STAMPEDE.cards),
     )
 
 
@@ -146,7 +150,9 @@ def test_publishing_through_the_api_is_for_staff_and_checked(users, staff, clien
     assert (again.status_code, again.json()["code"]) == (409, "ban_list/version_taken")
     packaged_again = client_for(staff).post(url, {**body, "version": "2026.1"}, format="json")
     assert packaged_again.status_code == 409
-    unknown = client_for(staff).post(url, {**body, "version": "2027.2", "banned": ["no-such-card"]}, format="json")
+    unknown = client_for(staff).post(
+        url, {**body, "version": "2027.2", "banned": ["no-such-card"]}, format="json"
+    )
     assert (unknown.status_code, unknown.json()["code"]) == (400, "ban_list/invalid")
     odd_offset = client_for(staff).post(
         url, {**body, "version": "2027.3", "effective_at": "2027-01-01T00:00:00+23:00"}, format="json"

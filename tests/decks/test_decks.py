@@ -48,7 +48,9 @@ def save(owner, cards=None, *, name="Stampede", format_key="standard", gunslinge
 @pytest.mark.django_db  # the ban list in effect is read from the database
 class TestCheck:
     def test_ids_names_case_and_accents_give_one_normalised_deck(self):
-        by_id = deck_selectors.deck_check(format_key="standard", gunslinger="buffalo-kid", cards=legal_cards())
+        by_id = deck_selectors.deck_check(
+            format_key="standard", gunslinger="buffalo-kid", cards=legal_cards()
+        )
         names = [load_catalogue().get(card_id).name.upper() for card_id in legal_cards()]
         by_name = deck_selectors.deck_check(format_key="standard", gunslinger="  buffalo KID ", cards=names)
         assert by_id.legal and by_name.legal
@@ -81,7 +83,10 @@ class TestCheck:
         assert deck_selectors.deck_check(text=text).deck()["format"] == "frontier"
         assert "deck/banned" in [v["code"] for v in deck_selectors.deck_check(text=text).violations]
         assert deck_selectors.deck_check(format_key="standard", text=text).legal
-        assert deck_selectors.deck_check(cards=legal_cards(), gunslinger="buffalo-kid").deck()["format"] == "standard"
+        assert (
+            deck_selectors.deck_check(cards=legal_cards(), gunslinger="buffalo-kid").deck()["format"]
+            == "standard"
+        )
 
     @pytest.mark.parametrize(
         ("arguments", "code"),
@@ -234,7 +239,9 @@ class TestFreezeAndEntry:
         deck_services.deck_version_freeze(deck_version=version, purpose="tournament 7")
         with raises("deck/frozen", 409):
             deck_services.deck_delete(share_id=version.deck.share_id, user=users["alice"])
-        edited = deck_services.deck_update(share_id=version.deck.share_id, user=users["alice"], cards=illegal_cards())
+        edited = deck_services.deck_update(
+            share_id=version.deck.share_id, user=users["alice"], cards=illegal_cards()
+        )
         assert edited.number == 2
         frozen = DeckVersion.objects.get(pk=version.pk)
         assert (frozen.cards, frozen.legal, frozen.is_frozen) == (version.cards, True, True)
@@ -242,11 +249,18 @@ class TestFreezeAndEntry:
 
     def test_entry_gets_the_owners_legal_version(self, users):
         first = save(users["alice"])
-        second = deck_services.deck_update(share_id=first.deck.share_id, user=users["alice"], cards=illegal_cards())
+        second = deck_services.deck_update(
+            share_id=first.deck.share_id, user=users["alice"], cards=illegal_cards()
+        )
         share_id = first.deck.share_id
-        assert deck_selectors.deck_version_for_entry(share_id=share_id, version=1, user=users["alice"]).pk == first.pk
+        assert (
+            deck_selectors.deck_version_for_entry(share_id=share_id, version=1, user=users["alice"]).pk
+            == first.pk
+        )
         with raises("deck/illegal", 422) as refused:
-            deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"])  # the current one: v2
+            deck_selectors.deck_version_for_entry(
+                share_id=share_id, user=users["alice"]
+            )  # the current one: v2
         assert [v["code"] for v in refused.error.extra["violations"]] == ["deck/duplicate_name"]
         assert refused.error.as_body()["violations"] == second.violations
         with raises("deck/not_yours", 403):
@@ -261,13 +275,21 @@ class TestFreezeAndEntry:
         share_id = version.deck.share_id
         assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == version.pk
         with raises("deck/illegal", 422) as refused:
-            deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"], format_key="frontier")
+            deck_selectors.deck_version_for_entry(
+                share_id=share_id, user=users["alice"], format_key="frontier"
+            )
         assert "deck/banned" in [v["code"] for v in refused.error.extra["violations"]]
         # Saved against an older catalogue (illegal then): judged again against today's. Versions are
         # never edited (the database refuses), so the old one is written as it would have been.
         old = DeckVersion.objects.create(
-            deck=version.deck, number=2, format=version.format, catalogue_version="2025.9",
-            gunslinger=version.gunslinger, cards=version.cards, legal=False, violations=[],
+            deck=version.deck,
+            number=2,
+            format=version.format,
+            catalogue_version="2025.9",
+            gunslinger=version.gunslinger,
+            cards=version.cards,
+            legal=False,
+            violations=[],
             ban_list_version=version.ban_list_version,
         )
         assert deck_selectors.deck_version_for_entry(share_id=share_id, user=users["alice"]).pk == old.pk

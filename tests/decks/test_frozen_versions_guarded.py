@@ -49,7 +49,9 @@ def test_no_version_is_edited_and_a_frozen_one_is_never_deleted_or_thawed(versio
     with as_the_service():
         for version in (frozen, draft):
             with refused():
-                execute("UPDATE decks_deckversion SET cards = %s WHERE id = %s", ['["gatling-gun"]', version.pk])
+                execute(
+                    "UPDATE decks_deckversion SET cards = %s WHERE id = %s", ['["gatling-gun"]', version.pk]
+                )
             with refused():
                 execute("UPDATE decks_deckversion SET legal = NOT legal WHERE id = %s", [version.pk])
         with refused():
@@ -58,14 +60,22 @@ def test_no_version_is_edited_and_a_frozen_one_is_never_deleted_or_thawed(versio
             execute("DELETE FROM decks_deckversion WHERE id = %s", [frozen.pk])
         # What the service does still works: freezing a draft, adding a purpose, deleting an unfrozen one.
         execute("UPDATE decks_deckversion SET frozen_at = CURRENT_TIMESTAMP WHERE id = %s", [draft.pk])
-        execute("UPDATE decks_deckversion SET frozen_for = frozen_for || %s WHERE id = %s", ["\ntournament 3", frozen.pk])
+        execute(
+            "UPDATE decks_deckversion SET frozen_for = frozen_for || %s WHERE id = %s",
+            ["\ntournament 3", frozen.pk],
+        )
     assert DeckVersion.objects.get(pk=draft.pk).frozen_at is not None
-    assert DeckVersion.objects.get(pk=frozen.pk).frozen_for.splitlines() == ["ladder standard", "tournament 3"]
+    assert DeckVersion.objects.get(pk=frozen.pk).frozen_for.splitlines() == [
+        "ladder standard",
+        "tournament 3",
+    ]
     assert DeckVersion.objects.get(pk=frozen.pk).cards == frozen.cards
 
 
 def test_an_unfrozen_deck_is_still_deleted_whole(users):
-    version = deck_services.deck_create(owner=users["carol"], gunslinger=STAMPEDE.gunslinger, cards=["machete"])
+    version = deck_services.deck_create(
+        owner=users["carol"], gunslinger=STAMPEDE.gunslinger, cards=["machete"]
+    )
     with as_the_service():
         deck_services.deck_delete(share_id=version.deck.share_id, user=users["carol"])
     assert not DeckVersion.objects.filter(pk=version.pk).exists()

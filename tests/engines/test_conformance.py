@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engines.bots import RandomBot
 from engines.chance import draw
 from engines.errors import IllegalAction
-from engines.bots import RandomBot
 from engines.protocol import Event, Game, Turn
 from engines.registry import game_keys, get_game
 from engines.replay import replay

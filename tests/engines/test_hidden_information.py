@@ -38,7 +38,9 @@ def leaks(game: Game, seats: int, seed: int) -> tuple[list[str], int]:
         if (after_decision.kind, after_decision.prompt) != (decision.kind, decision.prompt):
             continue  # the moment is over: the game may reveal the choice now
         hidden_from = [seat for seat in [None, *range(seats)] if seat not in audience]
-        alternatives = [action for action in game.legal_actions(before, event.seat) if action != event.payload]
+        alternatives = [
+            action for action in game.legal_actions(before, event.seat) if action != event.payload
+        ]
         for alternative in rng.sample(alternatives, min(3, len(alternatives))):
             other = applied(game, before, Event.action(event.seat, alternative))
             if game.decision(other) != after_decision:
@@ -46,7 +48,9 @@ def leaks(game: Game, seats: int, seed: int) -> tuple[list[str], int]:
             for seat in hidden_from:
                 compared += 1
                 if game.view(other, seat) != game.view(after, seat):
-                    found.append(f"seed {seed}: seat {seat} can tell {dict(event.payload)} from {alternative}")
+                    found.append(
+                        f"seed {seed}: seat {seat} can tell {dict(event.payload)} from {alternative}"
+                    )
     return found, compared
 
 

@@ -67,9 +67,12 @@ class LoadRun:
 
 # --- talking to the running service -------------------------------------------------------------
 
+
 def api(port: int, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", method=method, data=json.dumps(body or {}).encode() if method == "POST" else None,
+        f"http://127.0.0.1:{port}{path}",
+        method=method,
+        data=json.dumps(body or {}).encode() if method == "POST" else None,
         headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
     )
     try:
@@ -90,7 +93,9 @@ def wait_ready(port: int, up: subprocess.Popen, log: Path, timeout: float = 180)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if up.poll() is not None:
-            raise AssertionError(f"up exited with {up.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+            raise AssertionError(
+                f"up exited with {up.returncode}:\n{log.read_text(errors='replace')[-3000:]}"
+            )
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as response:
                 if response.status == 200:
@@ -98,10 +103,13 @@ def wait_ready(port: int, up: subprocess.Popen, log: Path, timeout: float = 180)
         except OSError:
             pass
         time.sleep(0.5)
-    raise AssertionError(f"up did not answer /readyz within {timeout} s:\n{log.read_text(errors='replace')[-3000:]}")
+    raise AssertionError(
+        f"up did not answer /readyz within {timeout} s:\n{log.read_text(errors='replace')[-3000:]}"
+    )
 
 
 # --- the plan: people, their tokens, Swiss tournaments reported at the table ---------------------
+
 
 def plan_make(run: LoadRun, port: int) -> dict:
     """Accounts and tokens in the database; tournaments through the API, as an organiser makes them."""
@@ -113,19 +121,36 @@ def plan_make(run: LoadRun, port: int) -> dict:
 
     users = get_user_model()
     stamp = f"{os.getpid()}{int(time.time()) % 100000}"
-    organiser, _ = users.objects.get_or_create(username=f"load-organiser-{stamp}", defaults={"is_staff": True})
+    organiser, _ = users.objects.get_or_create(
+        username=f"load-organiser-{stamp}", defaults={"is_staff": True}
+    )
     organiser_token = Token.objects.get_or_create(user=organiser)[0].key
     players = []
     # One account per Locust player (the organiser is the one other user): each reports at its own tables.
     for number in range(max(2, run.users - 1)):
         user = users.objects.create_user(f"load-{stamp}-{number}", password=None)
-        players.append({"username": user.username, "token": Token.objects.get_or_create(user=user)[0].key, "tournaments": {}})
+        players.append(
+            {
+                "username": user.username,
+                "token": Token.objects.get_or_create(user=user)[0].key,
+                "tournaments": {},
+            }
+        )
     slugs = []
     for number in range(run.tournaments):
-        made = api_ok(port, "POST", "/api/tournaments/", organiser_token, {
-            "name": f"Load Swiss {stamp} {number}", "game": "rat-snake", "format": "swiss",
-            "options": {"passes": 1}, "result_mode": "table",
-        })
+        made = api_ok(
+            port,
+            "POST",
+            "/api/tournaments/",
+            organiser_token,
+            {
+                "name": f"Load Swiss {stamp} {number}",
+                "game": "rat-snake",
+                "format": "swiss",
+                "options": {"passes": 1},
+                "result_mode": "table",
+            },
+        )
         slug = made["slug"]
         api_ok(port, "POST", f"/api/tournaments/{slug}/open/", organiser_token)
         for player in players:
@@ -134,12 +159,20 @@ def plan_make(run: LoadRun, port: int) -> dict:
         api_ok(port, "POST", f"/api/tournaments/{slug}/start/", organiser_token)
         slugs.append(slug)
     decks = [
-        {"format": next((key for key, legal in deck["legal_in"].items() if legal), "standard"), "text": deck["text"]}
+        {
+            "format": next((key for key, legal in deck["legal_in"].items() if legal), "standard"),
+            "text": deck["text"],
+        }
         for deck in prebuilt_list()
     ]
     ladders = list(Ladder.objects.filter(is_active=True).values_list("slug", flat=True))
-    plan = {"organiser": {"token": organiser_token}, "players": players, "tournaments": slugs, "decks": decks,
-            "ladders": ladders}
+    plan = {
+        "organiser": {"token": organiser_token},
+        "players": players,
+        "tournaments": slugs,
+        "decks": decks,
+        "ladders": ladders,
+    }
     (run.folder / "plan.json").write_text(json.dumps(plan))
     return plan
 
@@ -149,21 +182,42 @@ def ladders_round_now() -> int:
     from ratings.models import Ladder
     from ratings.services import ladder_round_create
 
-    return sum(len(ladder_round_create(ladder_id=pk).matches) for pk in Ladder.objects.filter(is_active=True).values_list("pk", flat=True))
+    return sum(
+        len(ladder_round_create(ladder_id=pk).matches)
+        for pk in Ladder.objects.filter(is_active=True).values_list("pk", flat=True)
+    )
 
 
 # --- the run ------------------------------------------------------------------------------------
 
+
 def up_start(run: LoadRun, port: int, database_url: str) -> subprocess.Popen:
     env = {
-        **os.environ, **RUN_ENVIRONMENT, "DATABASE_URL": database_url,
+        **os.environ,
+        **RUN_ENVIRONMENT,
+        "DATABASE_URL": database_url,
         "SNAKEPIT_VAR_DIR": str(run.folder / "var"),
     }
     (run.folder / "var").mkdir(exist_ok=True)
     with open(run.folder / "up.log", "wb") as log:
         return subprocess.Popen(
-            [sys.executable, "manage.py", "up", "--no-demo", "--port", str(port), "--web", "2", "--workers", "2"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "manage.py",
+                "up",
+                "--no-demo",
+                "--port",
+                str(port),
+                "--web",
+                "2",
+                "--workers",
+                "2",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
 
@@ -181,14 +235,34 @@ def kill(run: LoadRun, name: str) -> None:
 
 def locust_run(run: LoadRun, port: int) -> None:
     env = {
-        **os.environ, "SNAKEPIT_LOAD_PLAN": str(run.folder / "plan.json"),
+        **os.environ,
+        "SNAKEPIT_LOAD_PLAN": str(run.folder / "plan.json"),
         "SNAKEPIT_LOAD_RESULTS": str(run.folder / "results.json"),
     }
     command = [
-        sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--only-summary",
-        "--users", str(run.users), "--spawn-rate", str(max(1, run.users // 5)), "--run-time", f"{run.seconds}s",
-        "--host", f"http://127.0.0.1:{port}", "--csv", str(run.folder / "locust"), "--stop-timeout", "10",
-        "--exit-code-on-error", "0", "--loglevel", "WARNING",
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "--only-summary",
+        "--users",
+        str(run.users),
+        "--spawn-rate",
+        str(max(1, run.users // 5)),
+        "--run-time",
+        f"{run.seconds}s",
+        "--host",
+        f"http://127.0.0.1:{port}",
+        "--csv",
+        str(run.folder / "locust"),
+        "--stop-timeout",
+        "10",
+        "--exit-code-on-error",
+        "0",
+        "--loglevel",
+        "WARNING",
     ]
     started = time.monotonic()
     with open(run.folder / "locust.log", "wb") as log:
@@ -199,7 +273,9 @@ def locust_run(run: LoadRun, port: int) -> None:
         time.sleep(max(0.0, started + at - time.monotonic()))
         kill(run, name)
     if locust.wait(timeout=run.seconds + 120) != 0:
-        raise AssertionError(f"locust exited with {locust.returncode}:\n{(run.folder / 'locust.log').read_text()[-3000:]}")
+        raise AssertionError(
+            f"locust exited with {locust.returncode}:\n{(run.folder / 'locust.log').read_text()[-3000:]}"
+        )
     results = json.loads((run.folder / "results.json").read_text())
     run.acknowledged = results["acknowledged"]
     run.statuses = {name: Counter(counts) for name, counts in results["statuses"].items()}
@@ -221,15 +297,21 @@ def ladders_stop_and_drain(timeout: float) -> None:
     said = 0.0
     while time.monotonic() < deadline:
         running = LadderMatch.objects.filter(match__status=Match.Status.RUNNING).count()
-        finished = LadderMatch.objects.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+        finished = LadderMatch.objects.filter(match__status=Match.Status.FINISHED).values_list(
+            "match_id", flat=True
+        )
         unrated = set(finished) - set(RatedMatch.objects.values_list("match_id", flat=True))
         if not running and not unrated:
             return
         if time.monotonic() - said > 10:
-            say(f"draining the ladders: {running} match(es) running, {len(unrated)} finished and not yet rated")
+            say(
+                f"draining the ladders: {running} match(es) running, {len(unrated)} finished and not yet rated"
+            )
             said = time.monotonic()
         time.sleep(1)
-    raise AssertionError(f"after {timeout} s, {running} ladder match(es) still running and {len(unrated)} unrated")
+    raise AssertionError(
+        f"after {timeout} s, {running} ladder match(es) still running and {len(unrated)} unrated"
+    )
 
 
 def up_stop(up: subprocess.Popen) -> None:
@@ -243,6 +325,7 @@ def up_stop(up: subprocess.Popen) -> None:
 
 
 # --- the check ----------------------------------------------------------------------------------
+
 
 def after_run_check(run: LoadRun) -> dict:
     """Everything the issue asks of the stored data after the run; an AssertionError says what is wrong."""
@@ -267,12 +350,18 @@ def after_run_check(run: LoadRun) -> dict:
         stored.setdefault((match_id, key.split(":", 1)[1]), []).append(seq)
     missing = [ack for ack in run.acknowledged if (ack["match"], ack["key"]) not in stored]
     doubled = [ack for ack in run.acknowledged if len(stored.get((ack["match"], ack["key"]), [0])) != 1]
-    moved = [ack for ack in run.acknowledged if stored.get((ack["match"], ack["key"]), [ack["seq"]])[0] != ack["seq"]]
+    moved = [
+        ack
+        for ack in run.acknowledged
+        if stored.get((ack["match"], ack["key"]), [ack["seq"]])[0] != ack["seq"]
+    ]
     assert not missing, f"{len(missing)} acknowledged action(s) missing from their logs: {missing[:5]}"
     assert not doubled, f"{len(doubled)} acknowledged action(s) stored more than once: {doubled[:5]}"
     assert not moved, f"{len(moved)} acknowledged action(s) at another seq than acknowledged: {moved[:5]}"
 
-    finished = set(LadderMatch.objects.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True))
+    finished = set(
+        LadderMatch.objects.filter(match__status=Match.Status.FINISHED).values_list("match_id", flat=True)
+    )
     rated = Counter(RatedMatch.objects.values_list("match_id", flat=True))
     assert set(rated) == finished, (
         f"finished but unrated: {sorted(finished - set(rated))[:10]}; "
@@ -284,7 +373,9 @@ def after_run_check(run: LoadRun) -> dict:
         changes=Count("history", filter=Q(history__rated_match__season=F("ladder__season")))
     )
     wrong = [(entry.pk, entry.games, entry.changes) for entry in entries if entry.games != entry.changes]
-    assert not wrong, f"entries whose rated games differ from their history (entry, games, changes): {wrong[:5]}"
+    assert not wrong, (
+        f"entries whose rated games differ from their history (entry, games, changes): {wrong[:5]}"
+    )
     return {
         "matches": Match.objects.count(),
         "finished_matches": Match.objects.filter(status=Match.Status.FINISHED).count(),
@@ -328,11 +419,13 @@ def run_load(run: LoadRun, *, database_url: str, drain_timeout: float = 300) -> 
 
 # --- the report ---------------------------------------------------------------------------------
 
+
 def report(run: LoadRun) -> str:
     """Markdown: per endpoint requests, req/s, p50 and p99 (ms), failures; then statuses and the check."""
     lines = [
         f"{run.users} Locust users for {run.seconds} s against `up --web 2 --workers 2`; faults: "
-        + ("; ".join(run.faults) or "none") + ".",
+        + ("; ".join(run.faults) or "none")
+        + ".",
         "",
         "| endpoint | requests | req/s | p50 ms | p99 ms | failures |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -376,8 +469,9 @@ def main() -> None:
     if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" or not settings.REDIS_URL:
         raise SystemExit("the load test runs on PostgreSQL and Redis: set DATABASE_URL and REDIS_URL")
     call_command("migrate", verbosity=0)
-    run = LoadRun(options.users, options.seconds, options.tournaments, options.folder,
-                  kill_faults=not options.no_faults)
+    run = LoadRun(
+        options.users, options.seconds, options.tournaments, options.folder, kill_faults=not options.no_faults
+    )
     run_load(run, database_url=database_url())
     text = report(run)
     (options.folder / "report.md").write_text(text + "\n")

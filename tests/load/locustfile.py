@@ -80,9 +80,14 @@ class Player(HttpUser):
         self._act(view["seq"], action)
 
     def _match_start(self):
-        body = {"game": "rat-snake", "seats": [{"user": self.player["username"]}, {"bot": "heuristic"}],
-                "options": {"passes": 1}}
-        with self.client.post("/api/matches/", json=body, name="/api/matches/", catch_response=True) as response:
+        body = {
+            "game": "rat-snake",
+            "seats": [{"user": self.player["username"]}, {"bot": "heuristic"}],
+            "options": {"passes": 1},
+        }
+        with self.client.post(
+            "/api/matches/", json=body, name="/api/matches/", catch_response=True
+        ) as response:
             if response.status_code == 201:
                 self.match_id = response.json()["id"]
                 if response.json().get("entropy") == "contributed":
@@ -95,11 +100,16 @@ class Player(HttpUser):
     def _entropy_contribute(self):
         """A person's part of the match's chance: a commitment to a secret value, then the value."""
         value = secrets.token_hex(32)
-        steps = [{"commitment": hashlib.sha256(value.encode()).hexdigest(), "seat": 0}, {"value": value, "seat": 0}]
+        steps = [
+            {"commitment": hashlib.sha256(value.encode()).hexdigest(), "seat": 0},
+            {"value": value, "seat": 0},
+        ]
         for body in steps:
             for attempt in range(RETRIES):
                 with self.client.post(
-                    f"/api/matches/{self.match_id}/entropy/", json=body, name="/api/matches/{id}/entropy/",
+                    f"/api/matches/{self.match_id}/entropy/",
+                    json=body,
+                    name="/api/matches/{id}/entropy/",
                     catch_response=True,
                 ) as response:
                     if response.status_code in (201, 409):
@@ -113,7 +123,9 @@ class Player(HttpUser):
         body = {"expected_seq": expected_seq, "action": action, "seat": 0, "idempotency_key": key}
         for attempt in range(RETRIES):
             with self.client.post(
-                f"/api/matches/{self.match_id}/actions/", json=body, name="/api/matches/{id}/actions/",
+                f"/api/matches/{self.match_id}/actions/",
+                json=body,
+                name="/api/matches/{id}/actions/",
                 catch_response=True,
             ) as response:
                 code = response.status_code
@@ -140,7 +152,9 @@ class Player(HttpUser):
     def report(self):
         slug, me = self.rng.choice(sorted(self.player["tournaments"].items()))
         with self.client.get(
-            f"/api/tournaments/{slug}/tables/?status=open", name="/api/tournaments/{slug}/tables/", catch_response=True
+            f"/api/tournaments/{slug}/tables/?status=open",
+            name="/api/tournaments/{slug}/tables/",
+            catch_response=True,
         ) as response:
             if response.status_code != 200:
                 response.failure(f"tables: {response.status_code}")
@@ -152,7 +166,8 @@ class Player(HttpUser):
                 self._result(slug, table["match_key"], "report", {"ranks": ranks})
                 return
         with self.client.get(
-            f"/api/tournaments/{slug}/tables/?status=reported", name="/api/tournaments/{slug}/tables/",
+            f"/api/tournaments/{slug}/tables/?status=reported",
+            name="/api/tournaments/{slug}/tables/",
             catch_response=True,
         ) as response:
             reported = response.json() if response.status_code == 200 else []
@@ -163,8 +178,10 @@ class Player(HttpUser):
 
     def _result(self, slug: str, match_key: str, verb: str, body: dict):
         with self.client.post(
-            f"/api/tournaments/{slug}/tables/{match_key}/{verb}/", json=body,
-            name=f"/api/tournaments/{{slug}}/tables/{{key}}/{verb}/", catch_response=True,
+            f"/api/tournaments/{slug}/tables/{match_key}/{verb}/",
+            json=body,
+            name=f"/api/tournaments/{{slug}}/tables/{{key}}/{verb}/",
+            catch_response=True,
         ) as response:
             if response.status_code in (409, 422):
                 response.success()  # someone else's report or the organiser's round came first
@@ -173,8 +190,11 @@ class Player(HttpUser):
     @task(2)
     def deck_check(self):
         deck = self.rng.choice(PLAN["decks"])
-        self.client.post("/api/ragnguns/deck-checks/", json={"format": deck["format"], "text": deck["text"]},
-                         name="/api/ragnguns/deck-checks/")
+        self.client.post(
+            "/api/ragnguns/deck-checks/",
+            json={"format": deck["format"], "text": deck["text"]},
+            name="/api/ragnguns/deck-checks/",
+        )
 
     @task(2)
     def leaderboard(self):
@@ -200,7 +220,9 @@ class Organiser(HttpUser):
     def next_round(self):
         for slug in PLAN["tournaments"]:
             with self.client.post(
-                f"/api/tournaments/{slug}/next-round/", json={}, name="/api/tournaments/{slug}/next-round/",
+                f"/api/tournaments/{slug}/next-round/",
+                json={},
+                name="/api/tournaments/{slug}/next-round/",
                 catch_response=True,
             ) as response:
                 if response.status_code == 409:

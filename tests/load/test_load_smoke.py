@@ -29,7 +29,11 @@ def test_a_small_load_with_a_worker_and_a_web_process_killed_loses_and_duplicate
     transactional_db, tmp_path, empty_queue
 ):
     require_postgresql("the load test runs several web processes and workers on PostgreSQL and Redis")
-    run = run_load(LoadRun(users=6, seconds=30, tournaments=1, folder=tmp_path), database_url=database_url(), drain_timeout=240)
+    run = run_load(
+        LoadRun(users=6, seconds=30, tournaments=1, folder=tmp_path),
+        database_url=database_url(),
+        drain_timeout=240,
+    )
     summary = report(run)
     assert [fault.split(" killed ")[1].split()[0] for fault in run.faults] == ["worker-1", "web-1"], summary
     assert run.check["acknowledged_actions"] > 0, summary
@@ -38,7 +42,13 @@ def test_a_small_load_with_a_worker_and_a_web_process_killed_loses_and_duplicate
         count for counts in run.statuses.values() for code, count in counts.items() if code.startswith("5")
     )
     assert server_errors == 0, summary
-    answered = {name: counts for name, counts in run.statuses.items() if counts.get("200") or counts.get("201")}
-    for endpoint in ("POST /api/matches/{id}/actions/", "POST /api/ragnguns/deck-checks/",
-                     "GET /api/ladders/{slug}/leaderboard/", "GET /api/tournaments/{slug}/standings/"):
+    answered = {
+        name: counts for name, counts in run.statuses.items() if counts.get("200") or counts.get("201")
+    }
+    for endpoint in (
+        "POST /api/matches/{id}/actions/",
+        "POST /api/ragnguns/deck-checks/",
+        "GET /api/ladders/{slug}/leaderboard/",
+        "GET /api/tournaments/{slug}/standings/",
+    ):
         assert endpoint in answered, summary

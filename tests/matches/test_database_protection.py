@@ -37,7 +37,6 @@ EVENT_TRIGGERS = {
 }
 
 
-
 @pytest.fixture
 def postgres():
     """The guards are PostgreSQL's: skip elsewhere, except under CI=true, where that is a failure."""

@@ -62,11 +62,15 @@ class TestAppend:
     def test_stale_expected_seq_is_a_conflict_and_writes_nothing(self, users):
         match = human_match(users, "alice", "bob")
         seat, action, seq = deciding(match)
-        services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+        services.match_submit_action(
+            match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+        )
         count = match.events.count()
         seat, action, _ = deciding(match)
         with pytest.raises(ApplicationError) as refused:
-            services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+            services.match_submit_action(
+                match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+            )
         assert refused.value.status == 409
         assert refused.value.code == "match/stale_seq"
         assert refused.value.extra["current_seq"] == count
@@ -92,7 +96,9 @@ class TestAppend:
         match = human_match(users, "alice", "bob")
         seat, action, seq = deciding(match)
         user = user_at(match, seat)
-        services.match_submit_action(match_id=match.pk, user=user, action=action, expected_seq=seq, idempotency_key="k")
+        services.match_submit_action(
+            match_id=match.pk, user=user, action=action, expected_seq=seq, idempotency_key="k"
+        )
         with pytest.raises(ApplicationError) as refused:
             services.match_submit_action(
                 match_id=match.pk, user=user, action={"type": "other"}, expected_seq=seq, idempotency_key="k"
@@ -117,7 +123,9 @@ class TestAppend:
         other = users["bob"] if user_at(match, seat) == users["alice"] else users["alice"]
         for intruder, kwargs in ((other, {"seat": seat}), (users["carol"], {})):
             with pytest.raises(ApplicationError) as refused:
-                services.match_submit_action(match_id=match.pk, user=intruder, action=action, expected_seq=seq, **kwargs)
+                services.match_submit_action(
+                    match_id=match.pk, user=intruder, action=action, expected_seq=seq, **kwargs
+                )
             assert (refused.value.status, refused.value.code) == (403, "seat/not_yours")
 
     def test_a_finished_match_accepts_nothing(self, users):
@@ -157,15 +165,19 @@ class TestDatabaseRefusesChanges:
 
 @pytest.mark.django_db
 class TestBotsAndWorkers:
-    def test_a_match_of_bots_is_played_by_the_worker_task(self, users, settings, django_capture_on_commit_callbacks):
+    def test_a_match_of_bots_is_played_by_the_worker_task(
+        self, users, settings, django_capture_on_commit_callbacks
+    ):
         settings.CELERY_TASK_ALWAYS_EAGER = True
         from snakepit.celery import app
 
         app.conf.task_always_eager = True
         try:
             with django_capture_on_commit_callbacks(execute=True):
-                match = services.match_create(seed=SEED, 
-                    game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
+                match = services.match_create(
+                    seed=SEED,
+                    game_key="rat-snake",
+                    seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
                     options={"passes": 1},
                 )
         finally:
@@ -175,9 +187,12 @@ class TestBotsAndWorkers:
         assert list(match.events.values_list("seq", flat=True)) == list(range(1, match.events.count() + 1))
 
     def test_an_interrupted_bot_match_resumes_without_writing_anything_twice(self, users):
-        match = services.match_create(seed=SEED, 
-            game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
-            options={"passes": 2}, bots_play="caller",
+        match = services.match_create(
+            seed=SEED,
+            game_key="rat-snake",
+            seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")],
+            options={"passes": 2},
+            bots_play="caller",
         )
         # A worker that dies after its first committed chunk leaves exactly that prefix behind.
         with pytest.raises(RuntimeError), transaction.atomic():
@@ -200,8 +215,10 @@ class TestBotsAndWorkers:
 
         monkeypatch.setattr(type(heuristic), "act", crash)
         # With side bets on, the bot at seat 1 must bet before alice's first throw.
-        match = services.match_create(seed=SEED, 
-            game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")],
+        match = services.match_create(
+            seed=SEED,
+            game_key="rat-snake",
+            seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")],
         )
         match.refresh_from_db()
         forfeit = match.events.get(kind="forfeit")
@@ -212,9 +229,12 @@ class TestBotsAndWorkers:
 @pytest.mark.django_db
 class TestVerificationAndReplay:
     def _finished(self):
-        match = services.match_create(seed=SEED, 
-            game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random"), SeatSpec(bot="random")],
-            options={"passes": 1}, bots_play="now",
+        match = services.match_create(
+            seed=SEED,
+            game_key="rat-snake",
+            seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random"), SeatSpec(bot="random")],
+            options={"passes": 1},
+            bots_play="now",
         )
         match.refresh_from_db()
         assert match.is_finished
@@ -234,7 +254,9 @@ class TestVerificationAndReplay:
         die = first_chance.payload["dice"]
         forged = Event.chance_outcome({"dice": [die[0] % 6 + 1, die[1]]})
         forged_log = [(s, forged if s == seq else e) for s, e in events]
-        common = dict(seats=3, options=match.options, commitment=match.seed_commitment, recorded_outcome=match.outcome)
+        common = dict(
+            seats=3, options=match.options, commitment=match.seed_commitment, recorded_outcome=match.outcome
+        )
         game = get_game("rat-snake")
         assert not verify_log(game, seed=bytes(match.seed), events=forged_log, **common).verified
         assert not verify_log(game, seed=b"another seed", events=events, **common).verified
@@ -249,7 +271,9 @@ class TestVerificationAndReplay:
     def test_replay_command_agrees_then_reports_a_forged_outcome(self, users, capsys):
         match = self._finished()
         call_command("replay_matches")
-        Match.objects.filter(pk=match.pk).update(outcome={"ranks": [1, 1, 1], "scores": [0, 0, 0], "reason": "forged"})
+        Match.objects.filter(pk=match.pk).update(
+            outcome={"ranks": [1, 1, 1], "scores": [0, 0, 0], "reason": "forged"}
+        )
         with pytest.raises(CommandError):
             call_command("replay_matches")
         assert f"match {match.pk}" in capsys.readouterr().err
@@ -276,7 +300,9 @@ def test_concurrent_appends_with_the_same_seq_one_wins_one_conflicts(django_user
     """Two requests race with the same expected seq (a double click): exactly one is written."""
     alice = django_user_model.objects.create_user("alice")
     bob = django_user_model.objects.create_user("bob")
-    match = services.match_create(seed=SEED, game_key="rat-snake", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], options=NO_BETS)
+    match = services.match_create(
+        seed=SEED, game_key="rat-snake", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], options=NO_BETS
+    )
     seat, action, seq = deciding(match)
     user = user_at(match, seat)
     barrier = threading.Barrier(2)
@@ -287,7 +313,9 @@ def test_concurrent_appends_with_the_same_seq_one_wins_one_conflicts(django_user
 
         try:
             barrier.wait()
-            services.match_submit_action(match_id=match.pk, user=user, action=action, expected_seq=seq, idempotency_key=key)
+            services.match_submit_action(
+                match_id=match.pk, user=user, action=action, expected_seq=seq, idempotency_key=key
+            )
             outcomes.append("written")
         except ApplicationError as error:
             outcomes.append(error.code)
@@ -314,7 +342,10 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
     queued = []
     monkeypatch.setattr(tasks.match_play, "delay", queued.append)
     stalled = services.match_create(
-        seed=SEED, game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="heuristic")], bots_play="caller"
+        seed=SEED,
+        game_key="rat-snake",
+        seats=[SeatSpec(bot="random"), SeatSpec(bot="heuristic")],
+        bots_play="caller",
     )
     waiting_for_people = human_match(users, "alice", "bob")
     assert tasks.matches_resume_stalled() == []  # nothing is overdue yet
@@ -324,12 +355,16 @@ def test_only_matches_overdue_on_chance_or_a_bot_are_handed_to_a_worker_again(us
 
 
 @pytest.mark.django_db
-def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_kept(users, django_capture_on_commit_callbacks):
+def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_kept(
+    users, django_capture_on_commit_callbacks
+):
     match = human_match(users, "alice", "bob")
     seat, action, seq = deciding(match)
     with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=False) as callbacks:
         with transaction.atomic():
-            services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+            services.match_submit_action(
+                match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+            )
             raise RuntimeError("the request fails after the append")
     assert callbacks == []  # the rolled-back append queued no return of its live state
     assert match.events.count() == seq
@@ -337,7 +372,9 @@ def test_a_state_reached_in_a_transaction_that_rolls_back_is_never_kept(users, d
     after = selectors.match_snapshot(match)
     assert after.seq == seq and after.state == replayed(match)
     # and the action can be made again, from the log as it really is
-    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    services.match_submit_action(
+        match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+    )
     assert match.events.filter(seq=seq + 1).count() == 1
 
 
@@ -353,15 +390,19 @@ def test_an_append_to_a_live_match_reads_no_event_and_writes_in_one_insert(
     for number in range(50):  # a seed after whose first throw Alice may throw again
         with django_capture_on_commit_callbacks(execute=True):  # committed: the live state is kept
             match = services.match_create(
-                game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")],
-                options={"side_bets": False}, seed=bytes([number]) * 32,
+                game_key="rat-snake",
+                seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")],
+                options={"side_bets": False},
+                seed=bytes([number]) * 32,
             )
         snapshot = selectors.match_snapshot(match)
         if {"type": "continue"} in get_game("rat-snake").legal_actions(snapshot.state, 0):
             break
     inserts = []
     real_insert = store.events_insert
-    monkeypatch.setattr(services, "events_insert", lambda rows: inserts.append(len(rows)) or real_insert(rows))
+    monkeypatch.setattr(
+        services, "events_insert", lambda rows: inserts.append(len(rows)) or real_insert(rows)
+    )
     with CaptureQueriesContext(connection) as queries:
         result = services.match_submit_action(
             match_id=match.pk, user=users["alice"], action={"type": "continue"}, expected_seq=snapshot.seq
@@ -385,20 +426,28 @@ def test_a_live_state_that_another_process_overtook_is_caught_up_not_trusted(use
     match = human_match(users, "alice", "bob")
     stale = live.live_checkout(match)  # as another process would hold it: a copy at this seq
     stale_seq = stale.seq
-    stale = live.LiveMatch(stale.match, stale.game, stale.seat_users, stale.seat_bots, stale.seq, stale.state.clone())
+    stale = live.LiveMatch(
+        stale.match, stale.game, stale.seat_users, stale.seat_bots, stale.seq, stale.state.clone()
+    )
     seat, action, seq = deciding(match)
-    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    services.match_submit_action(
+        match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+    )
     head = selectors.match_head_seq(match)
     assert head > stale_seq
     live.live_return_unchanged(stale)  # this process still believes the log is at stale_seq
     with pytest.raises(ApplicationError) as refused:
-        services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=stale_seq)
+        services.match_submit_action(
+            match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=stale_seq
+        )
     assert refused.value.code == "match/stale_seq" and refused.value.extra["current_seq"] == head
     live.live_return_unchanged(stale)
     assert selectors.match_snapshot(match).state == replayed(match)
     seat, action, seq = deciding(match)
     assert seq == head
-    services.match_submit_action(match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq)
+    services.match_submit_action(
+        match_id=match.pk, user=user_at(match, seat), action=action, expected_seq=seq
+    )
     rows = list(match.events.order_by("seq").values_list("seq", flat=True))
     assert rows == list(range(1, len(rows) + 1))
     assert selectors.match_snapshot(match).state == replayed(match)
@@ -408,7 +457,9 @@ def replayed(match):
     from engines.replay import replay
 
     result = replay(
-        get_game(match.game), seats=match.seats.count(), options=match.options,
+        get_game(match.game),
+        seats=match.seats.count(),
+        options=match.options,
         events=[row.to_engine() for row in match.events.order_by("seq")],
     )
     assert result.ok
@@ -427,7 +478,9 @@ def test_matches_sharing_a_seed_never_share_a_cached_state(users, django_capture
     for match in (first, second):
         cached = selectors.match_snapshot(match)
         rebuilt = replay(
-            get_game("rat-snake"), seats=2, options=match.options,
+            get_game("rat-snake"),
+            seats=2,
+            options=match.options,
             events=[row.to_engine() for row in match.events.order_by("seq")],
         )
         assert cached.state == rebuilt.state

@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 def sign_up(client, username, password="a long enough secret 42", **extra):
-    return client.post("/accounts/sign-up/", {"username": username, "password1": password, "password2": password, **extra})
+    return client.post(
+        "/accounts/sign-up/", {"username": username, "password1": password, "password2": password, **extra}
+    )
 
 
 def test_sign_up_makes_a_plain_account_signs_it_in_and_goes_to_the_token_page(client, django_user_model):
@@ -36,7 +38,9 @@ def test_sign_up_makes_a_plain_account_signs_it_in_and_goes_to_the_token_page(cl
         ("newcomer", "p" * 129, "password1"),
     ],
 )
-def test_a_bad_sign_up_is_refused_inline_and_makes_nothing(client, users, django_user_model, username, password, field):
+def test_a_bad_sign_up_is_refused_inline_and_makes_nothing(
+    client, users, django_user_model, username, password, field
+):
     before = django_user_model.objects.count()
     response = sign_up(client, username, password)
     assert response.status_code == 400
@@ -45,11 +49,14 @@ def test_a_bad_sign_up_is_refused_inline_and_makes_nothing(client, users, django
 
 
 def test_sign_in_goes_to_next_only_on_this_site(client, users):
-    signed = client.post("/accounts/sign-in/", {"username": "alice", "password": "alice-password", "next": "/play/"})
+    signed = client.post(
+        "/accounts/sign-in/", {"username": "alice", "password": "alice-password", "next": "/play/"}
+    )
     assert signed["Location"] == "/play/"
     client.post("/accounts/sign-out/")
     elsewhere = client.post(
-        "/accounts/sign-in/", {"username": "alice", "password": "alice-password", "next": "https://evil.example/"}
+        "/accounts/sign-in/",
+        {"username": "alice", "password": "alice-password", "next": "https://evil.example/"},
     )
     assert elsewhere["Location"] == "/"
     client.post("/accounts/sign-out/")
@@ -69,7 +76,9 @@ def test_signing_in_and_up_are_throttled_like_the_apis_sign_in(client, users, se
     settings.SNAKEPIT_RATES = {**settings.SNAKEPIT_RATES, "sign_in": "3/min"}
     cache.clear()
     for _ in range(2):
-        assert client.post("/accounts/sign-in/", {"username": "alice", "password": "wrong"}).status_code == 200
+        assert (
+            client.post("/accounts/sign-in/", {"username": "alice", "password": "wrong"}).status_code == 200
+        )
     assert sign_up(client, "first").status_code == 302
     client.post("/accounts/sign-out/")
     refused = client.post("/accounts/sign-in/", {"username": "alice", "password": "alice-password"})
@@ -88,7 +97,9 @@ def test_the_token_page_shows_the_token_and_a_new_one_replaces_it(client, users)
     assert first in client.get("/accounts/token/").content.decode()
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {first}")
-    assert api.post("/api/matches/", {}, format="json").status_code == 400  # authenticated: the body is what is wrong
+    assert (
+        api.post("/api/matches/", {}, format="json").status_code == 400
+    )  # authenticated: the body is what is wrong
     client.post("/accounts/token/")
     second = Token.objects.get(user=users["alice"]).key
     assert second != first

@@ -27,7 +27,9 @@ def page():
         browser.close()
 
 
-def test_sign_up_shows_its_errors_inline_then_signs_in_out_and_back(page, live_server, transactional_db, users):
+def test_sign_up_shows_its_errors_inline_then_signs_in_out_and_back(
+    page, live_server, transactional_db, users
+):
     page.goto(f"{live_server.url}/ladders/")
     page.click("#who >> text=sign up")
     page.fill("#sign-up input[name=username]", "alice")

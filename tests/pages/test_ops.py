@@ -29,7 +29,10 @@ def own_ops_cache(settings):
     """Each test its own record store (the real one is shared by every process of a deployment)."""
     settings.CACHES = {
         **settings.CACHES,
-        "ops": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"ops-{uuid.uuid4()}"},
+        "ops": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"ops-{uuid.uuid4()}",
+        },
     }
 
 
@@ -60,7 +63,9 @@ def test_the_admin_index_links_to_the_page(client, staff):
 
 
 def test_running_and_stalled_matches_are_counted(client, users, staff):
-    waiting_on_alice = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
+    waiting_on_alice = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+    )
     bots_only = match_create(
         game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], bots_play="caller"
     )
@@ -77,11 +82,16 @@ def test_running_and_stalled_matches_are_counted(client, users, staff):
 
 def test_bot_forfeits_are_counted_by_reason_and_people_s_are_not(users):
     for reason in ("timeout", "timeout", "illegal action"):
-        match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
+        match = match_create(
+            game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+        )
         match_forfeit(match_id=match.pk, seat=1, reason=reason)
     person = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["bob"]), SeatSpec(bot="random")])
     match_forfeit(match_id=person.pk, seat=0, reason="resigned", user=users["bob"])
-    assert bot_forfeits_by_reason() == [{"reason": "timeout", "count": 2}, {"reason": "illegal action", "count": 1}]
+    assert bot_forfeits_by_reason() == [
+        {"reason": "timeout", "count": 2},
+        {"reason": "illegal action", "count": 1},
+    ]
 
 
 def test_events_per_minute_count_each_window(users):
@@ -137,7 +147,10 @@ def test_a_failed_task_is_recorded_by_the_celery_signal_and_shown(client, staff,
 def test_the_checks_record_their_answer_when_they_run_anywhere(client, staff, users):
     match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
     client.force_login(staff)
-    assert 'data-check="replay_matches"><td><code>replay_matches</code></td>\n          <td><span class="muted">not run yet' in client.get("/ops/").content.decode()
+    assert (
+        'data-check="replay_matches"><td><code>replay_matches</code></td>\n          <td><span class="muted">not run yet'
+        in client.get("/ops/").content.decode()
+    )
     call_command("replay_matches", stdout=io.StringIO(), stderr=io.StringIO())
     [replayed, tournaments, ratings] = ops_records.check_results()
     assert replayed["ok"] is True and replayed["summary"].startswith("1 match(es) replayed")
@@ -151,7 +164,9 @@ def test_the_checks_record_their_answer_when_they_run_anywhere(client, staff, us
     assert "differs" in client.get("/ops/").content.decode()
 
 
-def test_queueing_the_checks_runs_them_on_a_worker(client, staff, eager_celery, django_capture_on_commit_callbacks):
+def test_queueing_the_checks_runs_them_on_a_worker(
+    client, staff, eager_celery, django_capture_on_commit_callbacks
+):
     client.force_login(staff)
     response = client.post("/ops/checks/", {"check": ""})
     assert response.status_code == 302
@@ -171,7 +186,11 @@ def test_staff_void_a_match_as_an_event_and_pause_a_ladder(client, users, staff)
     client.post("/ops/matches/void/", {"match": match.pk, "reason": "a cheat found"})
     match.refresh_from_db()
     void = MatchEvent.objects.filter(match=match).order_by("-seq").first()
-    assert match.status == Match.Status.VOIDED and void.kind == "void" and void.payload == {"reason": "a cheat found"}
+    assert (
+        match.status == Match.Status.VOIDED
+        and void.kind == "void"
+        and void.payload == {"reason": "a cheat found"}
+    )
     assert MatchEvent.objects.filter(match=match).count() == events + 1  # nothing deleted, one event more
     again = client.post("/ops/matches/void/", {"match": match.pk, "reason": "twice"}, follow=True)
     assert "match/voided" in again.content.decode()

@@ -36,7 +36,10 @@ def page():
 def own_ops_cache(settings):
     settings.CACHES = {
         **settings.CACHES,
-        "ops": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": f"ops-{uuid.uuid4()}"},
+        "ops": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"ops-{uuid.uuid4()}",
+        },
     }
 
 
@@ -48,11 +51,15 @@ def sign_in(page, live_server, username, password):
     page.wait_for_selector(f"#who >> text={username}")
 
 
-def test_staff_see_the_dashboard_and_its_buttons_do_what_they_say(page, live_server, transactional_db, users, eager_celery):
+def test_staff_see_the_dashboard_and_its_buttons_do_what_they_say(
+    page, live_server, transactional_db, users, eager_celery
+):
     staff = users["carol"]
     staff.is_staff = True
     staff.save()
-    running = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
+    running = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+    )
     match_create(game_key="rattlesnake", seats=[SeatSpec(user=users["bob"]), SeatSpec(bot="random")])
     ladder = ladder_create(game_key="rat-snake", name="Open ladder", created_by=users["alice"])
     sign_in(page, live_server, "carol", "carol-password")

@@ -53,14 +53,23 @@ def test_every_combination_of_values_becomes_one_field_per_parameter():
     prediction, stake = sorted(side_bet.parameters, key=lambda parameter: parameter.name)
     assert (stake.minimum, stake.maximum) == (1, 10) and not stake.choices
     assert [json.loads(choice.value) for choice in prediction.choices] == ["rats_out", "twists_a_win"]
-    action = action_from_form(post_data(**{"action_type": "side_bet", "param.prediction": '"twists_a_win"', "param.stake": "7"}))
+    action = action_from_form(
+        post_data(**{"action_type": "side_bet", "param.prediction": '"twists_a_win"', "param.stake": "7"})
+    )
     assert action == {"type": "side_bet", "prediction": "twists_a_win", "stake": 7}
     assert action in bets
 
 
 def test_one_parameter_is_one_list_of_its_values():
-    attacks = [{"type": "attack", "cards": cards} for cards in (["1"], ["2"], ["4"], ["1", "2"], ["1", "4"], ["2", "4"])]
-    attacks += [{"type": "attack", "cards": ["1", "2", "4"]}, {"type": "attack", "cards": ["2", "patch-up"]}, {"type": "attack", "cards": []}]
+    attacks = [
+        {"type": "attack", "cards": cards}
+        for cards in (["1"], ["2"], ["4"], ["1", "2"], ["1", "4"], ["2", "4"])
+    ]
+    attacks += [
+        {"type": "attack", "cards": ["1", "2", "4"]},
+        {"type": "attack", "cards": ["2", "patch-up"]},
+        {"type": "attack", "cards": []},
+    ]
     [group] = action_groups(attacks)
     [cards] = group.parameters
     assert group.style == "fields" and cards.minimum is None
@@ -132,7 +141,8 @@ def test_a_seated_player_sees_their_move_and_makes_it_through_the_service(client
     assert json.dumps(action, separators=(",", ":"), sort_keys=True).replace('"', "&quot;") in html
     key = html.split('name="idempotency_key" value="', 1)[1].split('"', 1)[0]
     response = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)}
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)},
     )
     assert response.status_code == 302 and response["Location"] == f"/play/{match.pk}/"
     mine = MatchEvent.objects.get(match=match, seq=seq + 1)
@@ -140,7 +150,10 @@ def test_a_seated_player_sees_their_move_and_makes_it_through_the_service(client
     assert mine.idempotency_key == f"{users['alice'].pk}:{key}"
     # The same form sent again (a double click, a resend) writes nothing more.
     head = match_head_seq(match)
-    again = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)})
+    again = client.post(
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)},
+    )
     assert again.status_code == 302 and match_head_seq(match) == head
 
 
@@ -148,11 +161,17 @@ def test_a_stale_or_illegal_move_is_shown_inline_and_writes_nothing(client, user
     match = rat_snake_vs_bot
     signed_in(client, users["alice"])
     action, seq = decide_for(match, 0)
-    stale = client.post(f"/play/{match.pk}/", {"expected_seq": seq + 5, "idempotency_key": "k1", "chosen_action": json.dumps(action)})
+    stale = client.post(
+        f"/play/{match.pk}/",
+        {"expected_seq": seq + 5, "idempotency_key": "k1", "chosen_action": json.dumps(action)},
+    )
     assert stale.status_code == 409
-    assert "match/stale_seq" in stale.content.decode() and "moved on while you chose" in stale.content.decode()
+    assert (
+        "match/stale_seq" in stale.content.decode() and "moved on while you chose" in stale.content.decode()
+    )
     illegal = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k2", "chosen_action": '{"type": "fly_away"}'}
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": "k2", "chosen_action": '{"type": "fly_away"}'},
     )
     assert illegal.status_code == 422 and 'role="alert"' in illegal.content.decode()
     tampered = client.post(f"/play/{match.pk}/", {"expected_seq": "x", "chosen_action": json.dumps(action)})
@@ -172,7 +191,9 @@ def test_a_live_request_answers_with_the_fragment_and_an_action_from_it_too(clie
     assert client.get(f"/play/{match.pk}/head/", HTTP_X_LIVE="1").content.decode() == head
     action, seq = decide_for(match, 0)
     response = client.post(
-        f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "k3", "chosen_action": json.dumps(action)}, HTTP_X_LIVE="1"
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": "k3", "chosen_action": json.dumps(action)},
+        HTTP_X_LIVE="1",
     )
     assert response.status_code == 200 and "<main" not in response.content.decode()
     assert match_head_seq(match) > seq
@@ -183,9 +204,17 @@ def test_someone_without_a_seat_sees_a_spectators_page_and_cannot_act(client, us
     anonymous = client.get(f"/play/{match.pk}/").content.decode()
     assert "what a spectator sees" in anonymous and 'id="play-actions"' not in anonymous
     action, seq = decide_for(match, 0)
-    assert client.post(f"/play/{match.pk}/", {"expected_seq": seq, "chosen_action": json.dumps(action)}).status_code == 403
+    assert (
+        client.post(
+            f"/play/{match.pk}/", {"expected_seq": seq, "chosen_action": json.dumps(action)}
+        ).status_code
+        == 403
+    )
     signed_in(client, users["bob"])
-    refused = client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "b", "chosen_action": json.dumps(action)})
+    refused = client.post(
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": "b", "chosen_action": json.dumps(action)},
+    )
     assert refused.status_code == 403 and "seat/not_yours" in refused.content.decode()
     assert client.get(f"/play/{match.pk}/?seat=0").status_code == 403
     assert client.get("/play/999999/").status_code == 404
@@ -193,27 +222,38 @@ def test_someone_without_a_seat_sees_a_spectators_page_and_cannot_act(client, us
 
 
 def test_every_game_has_its_own_board():
-    assert {key: board_template_name(key) for key in game_keys()} == {key: f"play/{key}.html" for key in game_keys()}
+    assert {key: board_template_name(key) for key in game_keys()} == {
+        key: f"play/{key}.html" for key in game_keys()
+    }
 
 
-def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_one(client, users, monkeypatch):
+def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_one(
+    client, users, monkeypatch
+):
     """A new game (here Rat-Snake under another key, as a new registry entry would be) has a playable
     page before anyone draws it."""
     plain = copy.copy(get_game("rat-snake"))
     plain.spec = replace(plain.spec, key="plain-snake", name="Plain Snake")
     monkeypatch.setitem(registry._ENGINES, "plain-snake", "engines.ratsnake:GAME")
     monkeypatch.setitem(registry._loaded, "plain-snake", plain)
-    match = match_create(game_key="plain-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
+    match = match_create(
+        game_key="plain-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+    )
     assert board_template_name("plain-snake") == "play/generic.html"
     signed_in(client, users["alice"])
     html = client.get(f"/play/{match.pk}/").content.decode()
     assert 'data-board="generic"' in html and 'class="view-tree"' in html and "Purses" in html
     action, seq = decide_for(match, 0)
-    client.post(f"/play/{match.pk}/", {"expected_seq": seq, "idempotency_key": "g", "chosen_action": json.dumps(action)})
+    client.post(
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": "g", "chosen_action": json.dumps(action)},
+    )
     assert MatchEvent.objects.filter(match=match, seq=seq + 1, seat=0).exists()
 
 
-@pytest.mark.parametrize("game_key, seats", [("rattlebones", 2), ("rattlesnake", 2), ("the-greatest-snake", 3)])
+@pytest.mark.parametrize(
+    "game_key, seats", [("rattlebones", 2), ("rattlesnake", 2), ("the-greatest-snake", 3)]
+)
 def test_each_games_board_draws_a_seats_view(client, users, game_key, seats):
     match = match_create(
         game_key=game_key, seats=[SeatSpec(user=users["alice"])] + [SeatSpec(bot="random")] * (seats - 1)
@@ -228,9 +268,13 @@ def test_a_ragnguns_board_is_drawn_for_a_player_who_brought_a_saved_deck(client,
     from engines.ragnguns import load_prebuilt
 
     prebuilt = load_prebuilt()[0]
-    version = deck_create(owner=users["alice"], name="Mine", gunslinger=prebuilt.gunslinger, cards=list(prebuilt.cards))
+    version = deck_create(
+        owner=users["alice"], name="Mine", gunslinger=prebuilt.gunslinger, cards=list(prebuilt.cards)
+    )
     signed_in(client, users["alice"])
-    response = client.post("/play/new/", {"game": "ragnguns", "bots": 1, "bot": "heuristic", "deck": version.deck.share_id})
+    response = client.post(
+        "/play/new/", {"game": "ragnguns", "bots": 1, "bot": "heuristic", "deck": version.deck.share_id}
+    )
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
     assert 'data-board="ragnguns"' in page and "Cylinder" in page
@@ -312,7 +356,9 @@ def contributed_entropy(settings):
 def test_one_click_commits_and_reveals_a_seats_part_and_the_match_goes_on(client, users, contributed_entropy):
     from engines.entropy import part_commitment
 
-    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")])
+    match = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")]
+    )
     assert match.entropy == Match.Entropy.CONTRIBUTED
     signed_in(client, users["alice"])
     page = client.get(f"/play/{match.pk}/").content.decode()
@@ -321,14 +367,20 @@ def test_one_click_commits_and_reveals_a_seats_part_and_the_match_goes_on(client
     value = "ab" * 32
     response = client.post(f"/play/{match.pk}/", {"entropy_step": "commit", "entropy_value": value})
     assert response.status_code == 302
-    steps = list(MatchEvent.objects.filter(match=match, kind="entropy", seat=0).order_by("seq").values_list("payload", flat=True))
+    steps = list(
+        MatchEvent.objects.filter(match=match, kind="entropy", seat=0)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    )
     assert steps == [
         {"step": "commit", "commitment": part_commitment(value)},
         {"step": "reveal", "value": value},
     ]
     after = client.get(f"/play/{match.pk}/").content.decode()
     assert 'data-action-type="entropy"' not in after
-    assert MatchEvent.objects.filter(match=match, kind="chance").exists()  # chance drawn once every part was in
+    assert MatchEvent.objects.filter(
+        match=match, kind="chance"
+    ).exists()  # chance drawn once every part was in
     assert ('id="play-actions"' in after) == (0 in match_decision(match).seats)
 
 
@@ -337,10 +389,14 @@ def test_without_script_the_server_makes_the_part_and_a_part_made_elsewhere_cann
 ):
     from django.test import Client
 
-    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])])
+    match = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])]
+    )
     signed_in(client, users["alice"])
     client.post(f"/play/{match.pk}/", {"entropy_step": "commit", "entropy_value": "not hex"})
-    [commit] = MatchEvent.objects.filter(match=match, kind="entropy", seat=0).values_list("payload", flat=True)
+    [commit] = MatchEvent.objects.filter(match=match, kind="entropy", seat=0).values_list(
+        "payload", flat=True
+    )
     assert commit["step"] == "commit" and len(commit["commitment"]) == 64
     # Bob has not committed: Alice waits, her part kept in her session.
     assert "waiting" in client.get(f"/play/{match.pk}/head/").content.decode()

@@ -81,7 +81,12 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
 
     page = browser.new_page()
     parts_sent = []
-    page.on("request", lambda request: parts_sent.append(request.post_data) if "entropy_step" in (request.post_data or "") else None)
+    page.on(
+        "request",
+        lambda request: (
+            parts_sent.append(request.post_data) if "entropy_step" in (request.post_data or "") else None
+        ),
+    )
     page.goto(f"{live_server.url}/")
     page.click("#who >> text=sign up")
     page.fill("#sign-up input[name=username]", "newcomer")
@@ -91,11 +96,15 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
     page.click("#token-regenerate [type=submit]")
     token = page.inner_text("#api-token").strip()
     assert token == Token.objects.get(user__username="newcomer").key
-    response = page.request.get(f"{live_server.url}/api/matches/", headers={"Authorization": f"Token {token}"})
+    response = page.request.get(
+        f"{live_server.url}/api/matches/", headers={"Authorization": f"Token {token}"}
+    )
     assert response.status == 200
 
     for game in ("rat-snake", "rattlesnake"):
-        page.click("text=Play a match against a bot") if game == "rat-snake" else page.goto(f"{live_server.url}/play/new/")
+        page.click("text=Play a match against a bot") if game == "rat-snake" else page.goto(
+            f"{live_server.url}/play/new/"
+        )
         page.select_option("#id_game", game)
         page.fill("#id_bots", "1")
         page.select_option("#id_bot", "heuristic")
@@ -119,7 +128,9 @@ def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
     browser, live_server, transactional_db, users, settings
 ):
     settings.SNAKEPIT_CONTRIBUTED_ENTROPY = True
-    match = match_create(game_key="rattlesnake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])])
+    match = match_create(
+        game_key="rattlesnake", seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])]
+    )
     pages = {}
     for name in ("alice", "bob"):
         pages[name] = browser.new_context().new_page()
@@ -128,9 +139,9 @@ def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
     # Each adds a part of the chance: Alice commits, Bob commits and so reveals at once, and Alice's
     # page, following Bob's step, offers her reveal.
     for name, button in (("alice", "Add my part"), ("bob", "Add my part"), ("alice", "Reveal my part")):
-        pages[name].locator(f'#play-actions form[data-action-type="entropy"] button:has-text("{button}")').click(
-            timeout=15000
-        )
+        pages[name].locator(
+            f'#play-actions form[data-action-type="entropy"] button:has-text("{button}")'
+        ).click(timeout=15000)
     pages["alice"].wait_for_selector('form[data-action-type="entropy"]', state="detached", timeout=15000)
     assert match.events.filter(kind="entropy").count() == 4
     acted = {"alice": 0, "bob": 0}
@@ -142,7 +153,8 @@ def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
         # The mover's page shows their move without a reload (the head is polled, the board redrawn),
         # and the watcher's page offers nothing to click.
         pages[mover].wait_for_function(
-            "seq => Number(document.querySelector('#play-live .play-live').dataset.seq) === seq", arg=snapshot.seq,
+            "seq => Number(document.querySelector('#play-live .play-live').dataset.seq) === seq",
+            arg=snapshot.seq,
             timeout=15000,
         )
         pages[mover].wait_for_selector("#play-actions")
@@ -152,7 +164,8 @@ def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
         pages[mover].wait_for_function(
             "seq => Number(document.querySelector('#play-live .play-live').dataset.seq) > seq"
             " || document.querySelector('#play-error')",
-            arg=snapshot.seq, timeout=15000,
+            arg=snapshot.seq,
+            timeout=15000,
         )
         assert pages[mover].locator("#play-error").count() == 0, pages[mover].inner_text("#play-error")
         last = match.events.order_by("-seq").first()
@@ -161,7 +174,8 @@ def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(
         # The watcher's page catches up in place: its board shows the new head.
         pages[watcher].wait_for_function(
             "seq => Number(document.querySelector('#play-live .play-live').dataset.seq) >= seq",
-            arg=last.seq, timeout=15000,
+            arg=last.seq,
+            timeout=15000,
         )
     assert min(acted.values()) >= 3 or Match.objects.get(pk=match.pk).is_finished
 
@@ -188,7 +202,8 @@ def card_names_in(text: str, names: set[str]) -> set[str]:
     """Which of `names` (card keys) appear in `text`, as keys or as the words the boards print."""
     lowered = text.lower()
     return {
-        name for name in names
+        name
+        for name in names
         if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", lowered)
         or re.search(rf"(?<![\w-]){re.escape(name.replace('-', ' '))}(?![\w-])", lowered)
     }
@@ -206,8 +221,10 @@ def live_ragnguns(users):
     ]
     match = match_create(
         game_key="ragnguns",
-        seats=[SeatSpec(user=users["alice"], deck=deck_version_brought(versions[0])),
-               SeatSpec(user=users["bob"], deck=deck_version_brought(versions[1]))],
+        seats=[
+            SeatSpec(user=users["alice"], deck=deck_version_brought(versions[0])),
+            SeatSpec(user=users["bob"], deck=deck_version_brought(versions[1])),
+        ],
         seed=b"\x07" * 32,
     )
     game, rng = get_game("ragnguns"), random.Random(5)
@@ -218,7 +235,9 @@ def live_ragnguns(users):
             break
         seat = min(decision.seats)
         action = rng.choice(game.legal_actions(snapshot.state, seat))
-        match_submit_action(match_id=match.pk, user=users[("alice", "bob")[seat]], action=action, expected_seq=snapshot.seq)
+        match_submit_action(
+            match_id=match.pk, user=users[("alice", "bob")[seat]], action=action, expected_seq=snapshot.seq
+        )
     match.refresh_from_db()
     assert not match.is_finished
     return match, {0: set(first.cards), 1: set(second.cards)}
@@ -249,8 +268,13 @@ def test_no_page_of_a_live_match_shows_a_seat_or_a_spectator_what_it_may_not_see
 ):
     match, decks = live_ragnguns
     head = match.events.count()
-    urls = [f"/play/{match.pk}/", f"/play/{match.pk}/live/", f"/play/{match.pk}/head/", f"/matches/{match.pk}/",
-            f"/matches/{match.pk}/verify/"] + [f"/matches/{match.pk}/?step={step}" for step in range(head + 1)]
+    urls = [
+        f"/play/{match.pk}/",
+        f"/play/{match.pk}/live/",
+        f"/play/{match.pk}/head/",
+        f"/matches/{match.pk}/",
+        f"/matches/{match.pk}/verify/",
+    ] + [f"/matches/{match.pk}/?step={step}" for step in range(head + 1)]
     viewers = {0: "alice", 1: "bob", None: None}
     for viewer, name in viewers.items():
         hidden = hidden_from(match, decks, viewer)
@@ -268,7 +292,9 @@ def test_no_page_of_a_live_match_shows_a_seat_or_a_spectator_what_it_may_not_see
             seen |= card_names_in(text, decks[viewer] if viewer is not None else set())
         if viewer is not None:
             # The check can fail: the viewer's own hand is on their page.
-            hand = set(get_game("ragnguns").view(match_snapshot(match).state, viewer)["seats"][viewer]["hand"])
+            hand = set(
+                get_game("ragnguns").view(match_snapshot(match).state, viewer)["seats"][viewer]["hand"]
+            )
             assert hand <= seen
         page.context.close()
 

@@ -78,7 +78,14 @@ def main() -> None:
 
     _install(point, marker)
     app.worker_main(
-        ["worker", "--loglevel=INFO", "--pool=solo", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        [
+            "worker",
+            "--loglevel=INFO",
+            "--pool=solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
     )
 
 

@@ -36,7 +36,9 @@ def bot_ladder(slug="rs", entries=4):
 def start_round(ladder, seed=0) -> list[int]:
     return [
         match.pk
-        for match in services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller").matches
+        for match in services.ladder_round_create(
+            ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller"
+        ).matches
     ]
 
 
@@ -132,14 +134,18 @@ def test_two_runs_racing_rate_each_match_once(queued, monkeypatch):
     assert first_in_batch.wait(60)
     runs["second"].start()
     if connection.vendor == "postgresql":
-        wait_until(lambda: _lock_waiters() >= 1, timeout=60, what="the second run to wait for the ladder lock")
+        wait_until(
+            lambda: _lock_waiters() >= 1, timeout=60, what="the second run to wait for the ladder lock"
+        )
     second_started.set()
     for thread in runs.values():
         thread.join(120)
     assert not errors, errors
     assert done["first"] >= 4 and done["first"] + done["second"] == 6
     assert rated_in_order(ladder) == finished
-    assert RatingChange.objects.filter(rated_match__ladder=ladder).count() == 12 and games_played(ladder) == 12
+    assert (
+        RatingChange.objects.filter(rated_match__ladder=ladder).count() == 12 and games_played(ladder) == 12
+    )
     assert selectors.ratings_rebuild(ladder=ladder).ok
 
 
@@ -215,7 +221,9 @@ def test_a_run_that_fails_mid_batch_applies_none_of_that_batch_and_the_next_run_
     assert report.disagreements == [] and report.unrated_matches == sorted(finished[2:])
     assert services.ladder_ratings_apply(ladder_id=ladder.pk, batch=2) == 4
     assert rated_in_order(ladder) == finished
-    assert RatingChange.objects.filter(rated_match__ladder=ladder).count() == 12 and games_played(ladder) == 12
+    assert (
+        RatingChange.objects.filter(rated_match__ladder=ladder).count() == 12 and games_played(ladder) == 12
+    )
     assert selectors.ratings_rebuild(ladder=ladder).ok
 
 

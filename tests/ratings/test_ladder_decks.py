@@ -30,7 +30,9 @@ def saved(owner, deck, name):
 
 
 def test_joining_asks_for_a_deck_legal_in_the_ladders_format_and_a_refusal_freezes_nothing(users):
-    ladder = services.ladder_create(game_key="ragnguns", name="Frontier nights", options={"format": "frontier"})
+    ladder = services.ladder_create(
+        game_key="ragnguns", name="Frontier nights", options={"format": "frontier"}
+    )
     gatling = saved(users["alice"], SMOKING, "Gatling")
     assert gatling.legal  # in Standard, where it was saved
     with pytest.raises(ApplicationError) as refused:
@@ -59,7 +61,11 @@ def test_a_new_ban_list_pauses_the_entries_it_makes_illegal_until_their_owners_f
     with django_capture_on_commit_callbacks(execute=True):
         published = client_for(staff).post(
             "/api/ragnguns/formats/standard/ban-lists/",
-            {"version": "2026.7", "effective_at": (timezone.now() - timedelta(seconds=1)).isoformat(), "banned": [victim]},
+            {
+                "version": "2026.7",
+                "effective_at": (timezone.now() - timedelta(seconds=1)).isoformat(),
+                "banned": [victim],
+            },
             format="json",
         )
     assert published.status_code == 201, published.json()
@@ -82,7 +88,8 @@ def test_a_new_ban_list_pauses_the_entries_it_makes_illegal_until_their_owners_f
         card.id for card in load_catalogue().cards if not card.is_gunslinger and card.id not in STAMPEDE.cards
     )
     fixed = deck_services.deck_update(
-        share_id=stampede.deck.share_id, user=users["alice"],
+        share_id=stampede.deck.share_id,
+        user=users["alice"],
         cards=[replacement if card == victim else card for card in STAMPEDE.cards],
     )
     assert fixed.legal and fixed.number == 2

@@ -22,7 +22,9 @@ pytestmark = pytest.mark.django_db
 
 def bot_ladder(slug="ops", seats=2, bots=("random", "heuristic"), game="rat-snake", **kwargs):
     options = {"passes": 1} if game == "rat-snake" else None
-    ladder = services.ladder_create(game_key=game, name=slug, slug=slug, seats_per_match=seats, options=options, **kwargs)
+    ladder = services.ladder_create(
+        game_key=game, name=slug, slug=slug, seats_per_match=seats, options=options, **kwargs
+    )
     for bot in bots:
         services.ladder_join(ladder=ladder, bot=bot)
     return ladder
@@ -57,13 +59,33 @@ def test_owner_or_staff_pause_resume_edit_and_archive_and_the_schedule_follows(d
     beat.refresh_from_db()
     assert beat.enabled
     edited = services.ladder_update(
-        ladder_id=ladder.pk, by=owner, changes={"name": "Renamed", "round_interval_seconds": 7200, "seats_per_match": 3}
+        ladder_id=ladder.pk,
+        by=owner,
+        changes={"name": "Renamed", "round_interval_seconds": 7200, "seats_per_match": 3},
     )
     beat.refresh_from_db()
     assert (edited.name, edited.seats_per_match, beat.interval.every) == ("Renamed", 3, 7200)
-    refused("seats/invalid_count", services.ladder_update, ladder_id=ladder.pk, by=owner, changes={"seats_per_match": 9})
-    refused("ladder/not_editable", services.ladder_update, ladder_id=ladder.pk, by=owner, changes={"game": "rattlebones"})
-    refused("ladder/no_deck_format", services.ladder_update, ladder_id=ladder.pk, by=owner, changes={"deck_format": "x"})
+    refused(
+        "seats/invalid_count",
+        services.ladder_update,
+        ladder_id=ladder.pk,
+        by=owner,
+        changes={"seats_per_match": 9},
+    )
+    refused(
+        "ladder/not_editable",
+        services.ladder_update,
+        ladder_id=ladder.pk,
+        by=owner,
+        changes={"game": "rattlebones"},
+    )
+    refused(
+        "ladder/no_deck_format",
+        services.ladder_update,
+        ladder_id=ladder.pk,
+        by=owner,
+        changes={"deck_format": "x"},
+    )
     ladder.refresh_from_db()
     assert ladder.seats_per_match == 3 and ladder.name == "Renamed"  # refused edits wrote nothing
     archived = services.ladder_archive(ladder_id=ladder.pk, by=owner)
@@ -86,7 +108,9 @@ def test_a_ladder_with_matches_is_archived_not_deleted(eager_celery, django_capt
 def test_a_late_bot_only_match_is_never_forfeited(db):
     ladder = bot_ladder()
     # "caller": no worker plays these bots, as when every worker is down; the match is late.
-    match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(1), bots_play="caller").matches[0]
+    match = services.ladder_round_create(
+        ladder_id=ladder.pk, rng=random.Random(1), bots_play="caller"
+    ).matches[0]
     much_later = timezone.now() + timedelta(seconds=ladder.match_deadline_seconds + 60)
     assert services.ladder_deadlines_enforce(now=much_later) == []
     match.refresh_from_db()
@@ -98,7 +122,9 @@ def test_a_late_mixed_match_waiting_for_its_bot_forfeits_nobody(db, django_user_
 
     ladder, person = person_and_bot_ladder(django_user_model, slug="waits")
     for seed in range(40):  # a draw that seats the bot first, so the match waits for it
-        match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller").matches[0]
+        match = services.ladder_round_create(
+            ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller"
+        ).matches[0]
         bot_seat = match.seats.get(user__isnull=True).index
         if match_game(match).decision(match_snapshot(match).state).seats == {bot_seat}:
             break
@@ -113,7 +139,9 @@ def test_a_late_mixed_match_waiting_for_its_bot_forfeits_nobody(db, django_user_
 
 
 def person_and_bot_ladder(django_user_model, slug="mixed", **kwargs):
-    ladder = services.ladder_create(game_key="rat-snake", name=slug, slug=slug, options={"passes": 1}, **kwargs)
+    ladder = services.ladder_create(
+        game_key="rat-snake", name=slug, slug=slug, options={"passes": 1}, **kwargs
+    )
     person = django_user_model.objects.create_user(f"{slug}-person")
     services.ladder_join(ladder=ladder, user=person)
     services.ladder_join(ladder=ladder, bot="heuristic")
@@ -208,7 +236,9 @@ def test_the_provisional_rule_for_pods_is_the_ladders_sigma(eager_celery, django
         for row in selectors.leaderboard(ladder=ladder):
             assert row["games"] == 3  # fewer than ten games: a duel ladder would call every one provisional
             assert row["provisional"] == (row["sigma"] > ladder.provisional_sigma)
-    assert not any(row["provisional"] for row in selectors.leaderboard(ladder=lenient))  # three pods of 4: sigma 7.6 to 8.1
+    assert not any(
+        row["provisional"] for row in selectors.leaderboard(ladder=lenient)
+    )  # three pods of 4: sigma 7.6 to 8.1
     assert all(row["provisional"] for row in selectors.leaderboard(ladder=strict))
     settled = skill.Skill(25.0, 5.0)
     assert skill.is_provisional(settled, 3)  # duels: ten games are needed as well
@@ -246,11 +276,15 @@ def test_a_match_that_started_in_a_season_is_rated_in_it_after_the_close(
     assert [row["position"] for row in standings.values()] == list(range(1, len(standings) + 1))
     for seed in (6, 7):
         play_rounds(ladder, 1, django_capture_on_commit_callbacks, seed=seed)
-        for ladder_match in LadderMatch.objects.filter(round__ladder=ladder, match__status=Match.Status.RUNNING):
+        for ladder_match in LadderMatch.objects.filter(
+            round__ladder=ladder, match__status=Match.Status.RUNNING
+        ):
             with django_capture_on_commit_callbacks(execute=True):
                 match_forfeit(
-                    match_id=ladder_match.match_id, seat=ladder_match.match.seats.get(user=person).index,
-                    reason="resigned", user=person,
+                    match_id=ladder_match.match_id,
+                    seat=ladder_match.match.seats.get(user=person).index,
+                    reason="resigned",
+                    user=person,
                 )
     assert RatedMatch.objects.filter(ladder=ladder, season=2).count() == 2
     assert all(entry.season == 2 for entry in ladder.entries.all())
@@ -276,7 +310,9 @@ def test_season_ends_at_stops_rounds_and_the_sweep_closes_it_and_starts_the_next
     assert selectors.ratings_rebuild(ladder=ladder).ok
 
 
-def test_inactive_entries_leave_the_leaderboard_until_they_play_again(eager_celery, django_capture_on_commit_callbacks):
+def test_inactive_entries_leave_the_leaderboard_until_they_play_again(
+    eager_celery, django_capture_on_commit_callbacks
+):
     ladder = bot_ladder(slug="idle", bots=("random", "heuristic", "random"), inactive_after_days=7)
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     week_later = timezone.now() + timedelta(days=8)
@@ -298,8 +334,10 @@ def test_a_five_seat_the_greatest_snake_ladder_makes_pods_by_rating_and_rates_th
         changes = list(match.changes.all())
         assert len(changes) == 5 and min(change.rank for change in changes) == 1
     last_round = ladder.rounds.order_by("-pk").first()
-    pods = [sorted(LadderEntry.objects.get(pk=entry_id).mu for entry_id in ladder_match.entries)
-            for ladder_match in last_round.matches.all()]
+    pods = [
+        sorted(LadderEntry.objects.get(pk=entry_id).mu for entry_id in ladder_match.entries)
+        for ladder_match in last_round.matches.all()
+    ]
     assert len(pods) == 2 and all(len(pod) == 5 for pod in pods)
     assert last_round.explanation["pods"] and selectors.ratings_rebuild(ladder=ladder).ok
     assert all(entry.games == 3 for entry in ladder.entries.all())
@@ -325,7 +363,9 @@ def test_the_migration_gives_existing_entries_their_season_and_last_game(
         assert entry.last_played_at == (last_finish if entry.games else None)
 
 
-def test_an_entry_whose_deck_a_ban_list_made_illegal_is_paused_until_it_brings_a_legal_one(db, django_user_model):
+def test_an_entry_whose_deck_a_ban_list_made_illegal_is_paused_until_it_brings_a_legal_one(
+    db, django_user_model
+):
     from decks import services as deck_services
     from decks.signals import deck_legality_changed
     from engines.ragnguns import load_prebuilt
@@ -334,24 +374,33 @@ def test_an_entry_whose_deck_a_ban_list_made_illegal_is_paused_until_it_brings_a
     player = django_user_model.objects.create_user("gunslinger")
     ladder = services.ladder_create(game_key="ragnguns", name="Guns", slug="guns")
     first = deck_services.deck_create(
-        owner=player, name="Stampede", format_key=ladder.options["format"], gunslinger=stampede.gunslinger,
+        owner=player,
+        name="Stampede",
+        format_key=ladder.options["format"],
+        gunslinger=stampede.gunslinger,
         cards=list(stampede.cards),
     )
     entry = services.ladder_join(ladder=ladder, user=player, deck_share_id=first.deck.share_id)
     services.ladder_join(ladder=ladder, bot="heuristic")
     deck_legality_changed.send(
-        sender=None, format_key="another-format", ban_list_version="x",
+        sender=None,
+        format_key="another-format",
+        ban_list_version="x",
         illegal=[{"deck_version_id": entry.deck_version_id}],
     )
     entry.refresh_from_db()
     assert not entry.is_paused  # another format's list
     deck_legality_changed.send(
-        sender=None, format_key=ladder.options["format"], ban_list_version="x",
+        sender=None,
+        format_key=ladder.options["format"],
+        ban_list_version="x",
         illegal=[{"deck_version_id": entry.deck_version_id}],
     )
     entry.refresh_from_db()
     assert entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL
     assert services.ladder_round_create(ladder_id=ladder.pk).round is None
-    refused("entry/deck_required", services.ladder_join, ladder=ladder, user=player)  # it brings a deck to return
+    refused(
+        "entry/deck_required", services.ladder_join, ladder=ladder, user=player
+    )  # it brings a deck to return
     back = services.ladder_join(ladder=ladder, user=player, deck_share_id=first.deck.share_id)
     assert back.pk == entry.pk and not back.is_paused

@@ -72,7 +72,9 @@ def test_rounds_play_bot_matches_and_rate_each_exactly_once(eager_celery, django
     assert newest.mu_after == pytest.approx(entries[0].mu)
 
 
-def test_rating_a_match_twice_or_concurrently_applies_it_once(eager_celery, django_capture_on_commit_callbacks):
+def test_rating_a_match_twice_or_concurrently_applies_it_once(
+    eager_celery, django_capture_on_commit_callbacks
+):
     ladder = bot_ladder()
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     match = Match.objects.get(ladder_match__round__ladder=ladder)
@@ -119,7 +121,9 @@ def test_a_finished_match_whose_rating_task_was_lost_is_reported_and_rated_once(
     eager_celery, django_capture_on_commit_callbacks, monkeypatch
 ):
     ladder = bot_ladder()
-    monkeypatch.setattr(tasks.ladder_ratings_apply, "delay", lambda ladder_id: None)  # the broker lost the message
+    monkeypatch.setattr(
+        tasks.ladder_ratings_apply, "delay", lambda ladder_id: None
+    )  # the broker lost the message
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     assert selectors.ratings_rebuild().unrated_matches
     call_command("rebuild_ratings", "--rate-missing")
@@ -142,7 +146,10 @@ def test_closing_a_season_archives_the_leaderboard_and_resets_unless_carried_ove
         closed = next(row for row in archived.standings if row["entry"] == entry.pk)
         assert entry.season == 2 and entry.games == 0 and entry.mu == closed["mu"]
         assert closed["sigma"] < entry.sigma <= initial.sigma
-        assert entry.sigma == skill.season_reset(skill.Skill(closed["mu"], closed["sigma"]), initial=initial).sigma
+        assert (
+            entry.sigma
+            == skill.season_reset(skill.Skill(closed["mu"], closed["sigma"]), initial=initial).sigma
+        )
     play_rounds(ladder, 1, django_capture_on_commit_callbacks)
     assert selectors.ratings_rebuild(ladder=ladder).ok
     carried = bot_ladder(slug="carried", carry_over=True)

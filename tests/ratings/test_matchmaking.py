@@ -291,9 +291,7 @@ def test_pods_stay_tighter_than_random_while_avoiding_rematches(seats):
 def test_pairs_are_neighbours_in_rating():
     competitors = [Competitor(n, mu, 5) for n, mu in zip("abcdef", [10, 31, 11, 30, 20, 21])]
     result = pair_round(competitors, 2, rng=random.Random(0))
-    assert {frozenset(p.members) for p in result.pods} == {
-        frozenset("ac"), frozenset("bd"), frozenset("ef")
-    }
+    assert {frozenset(p.members) for p in result.pods} == {frozenset("ac"), frozenset("bd"), frozenset("ef")}
     assert [p.members for p in result.pods] == [("b", "d"), ("f", "e"), ("c", "a")]  # strongest first
 
 

@@ -26,7 +26,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_worker_killed_mid_match_leaves_a_log_the_next_worker_finishes_and_rates_once(tmp_path):
     ladder = services.ladder_create(
-        game_key="rat-snake", name="Long", slug="long", seats_per_match=6,
+        game_key="rat-snake",
+        name="Long",
+        slug="long",
+        seats_per_match=6,
         options={"passes": 6, "starting_purse": 5000, "side_bets": True},
     )
     for _ in range(6):
@@ -45,8 +48,10 @@ def test_a_worker_killed_mid_match_leaves_a_log_the_next_worker_finishes_and_rat
             if settings.CELERY_BROKER_URL.startswith("filesystem://"):
                 assert matches_resume_stalled(stalled_after=timedelta(0)) == [match.pk]
             wait_until(
-                lambda: RatedMatch.objects.filter(match=match).exists(), timeout=120,
-                what="the second worker to finish and rate the match", log=log,
+                lambda: RatedMatch.objects.filter(match=match).exists(),
+                timeout=120,
+                what="the second worker to finish and rate the match",
+                log=log,
             )
     match.refresh_from_db()
     total = match.events.count()
@@ -72,8 +77,12 @@ def test_beat_schedules_rounds_of_every_game_that_a_worker_plays_and_rates(tmp_p
     for key in game_keys():
         seats = get_game(key).spec.min_players
         ladder = services.ladder_create(
-            game_key=key, name=f"Quick {key}", slug=f"quick-{key}", seats_per_match=seats,
-            options={"passes": 1} if key == "rat-snake" else None, round_interval_seconds=2,
+            game_key=key,
+            name=f"Quick {key}",
+            slug=f"quick-{key}",
+            seats_per_match=seats,
+            options={"passes": 1} if key == "rat-snake" else None,
+            round_interval_seconds=2,
         )
         for number in range(seats):
             services.ladder_join(ladder=ladder, bot=("random", "heuristic")[number % 2])
@@ -86,8 +95,10 @@ def test_beat_schedules_rounds_of_every_game_that_a_worker_plays_and_rates(tmp_p
     ):
         for ladder in ladders:
             wait_until(
-                lambda ladder=ladder: RatedMatch.objects.filter(ladder=ladder).count() >= 2, timeout=180,
-                what=f"two scheduled rounds of {ladder.game} to be played and rated", log=log,
+                lambda ladder=ladder: RatedMatch.objects.filter(ladder=ladder).count() >= 2,
+                timeout=180,
+                what=f"two scheduled rounds of {ladder.game} to be played and rated",
+                log=log,
             )
     for ladder in ladders:
         board = selectors.leaderboard(ladder=ladder)

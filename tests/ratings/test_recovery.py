@@ -58,12 +58,20 @@ def test_a_worker_killed_between_the_last_event_and_the_rating_commit_loses_no_r
         with open(log, "ab") as out:
             doomed = subprocess.Popen(
                 [sys.executable, "-m", "tests.ratings.crashing_worker", point, str(marker)],
-                cwd=settings.BASE_DIR, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT,
+                cwd=settings.BASE_DIR,
+                env={**os.environ, **env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         try:
             match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
-            wait_until(lambda: doomed.poll() is not None, timeout=120, what=f"the worker to die at {point!r}", log=log)
+            wait_until(
+                lambda: doomed.poll() is not None,
+                timeout=120,
+                what=f"the worker to die at {point!r}",
+                log=log,
+            )
         finally:
             stop(doomed)
         assert marker.read_text() == point, "the worker must die where the test says"
@@ -73,11 +81,15 @@ def test_a_worker_killed_between_the_last_event_and_the_rating_commit_loses_no_r
         with celery_process("worker", env, log):
             tasks.ladders_rate_missing()  # what beat runs every minute
             wait_until(
-                lambda: RatedMatch.objects.filter(match=match).exists(), timeout=120,
-                what="the sweep's run to rate the match", log=log,
+                lambda: RatedMatch.objects.filter(match=match).exists(),
+                timeout=120,
+                what="the sweep's run to rate the match",
+                log=log,
             )
             if not settings.CELERY_BROKER_URL.startswith("filesystem://"):
-                time.sleep(4)  # Redis redelivers the dead worker's task (3 s visibility): it must find nothing
+                time.sleep(
+                    4
+                )  # Redis redelivers the dead worker's task (3 s visibility): it must find nothing
             tasks.ladders_rate_missing()  # and a sweep after the rating finds nothing to queue
     match.refresh_from_db()
     assert match_verify(match).verified
@@ -94,13 +106,18 @@ def test_a_match_finished_while_the_broker_is_down_is_rated_by_the_sweep_once(tm
         match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
         seat = match.seats.get(user=person).index
         wait_until(
-            lambda: _person_is_due(match, seat), timeout=60, what="the bot to play up to the person's turn", log=log
+            lambda: _person_is_due(match, seat),
+            timeout=60,
+            what="the bot to play up to the person's turn",
+            log=log,
         )
         working = app.conf.broker_url
         drop_broker_connections(app)
         app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there: every send fails
         try:
-            match_forfeit(match_id=match.pk, seat=seat, reason="resigned", user=person)  # no error reaches the player
+            match_forfeit(
+                match_id=match.pk, seat=seat, reason="resigned", user=person
+            )  # no error reaches the player
         finally:
             drop_broker_connections(app)
             app.conf.broker_url = working
@@ -109,8 +126,10 @@ def test_a_match_finished_while_the_broker_is_down_is_rated_by_the_sweep_once(tm
         assert selectors.ladders_with_matches_to_rate() == [ladder.pk]
         assert tasks.ladders_rate_missing() == [ladder.pk]  # the broker is back: beat's sweep
         wait_until(
-            lambda: RatedMatch.objects.filter(match=match).exists(), timeout=120,
-            what="the sweep's run to rate the match", log=log,
+            lambda: RatedMatch.objects.filter(match=match).exists(),
+            timeout=120,
+            what="the sweep's run to rate the match",
+            log=log,
         )
         assert tasks.ladders_rate_missing() == []
     assert match.outcome["ranks"][seat] == 2

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 from core.errors import ApplicationError
 from tournaments import selectors, services
 from tournaments.formats import lifecycle
-from tournaments.models import Tournament, TournamentEvent, TournamentSnapshot, TournamentStanding, TournamentTable
+from tournaments.models import (
+    Tournament,
+    TournamentEvent,
+    TournamentSnapshot,
+    TournamentStanding,
+    TournamentTable,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +45,13 @@ def running(django_user_model, players: int, **setup) -> tuple[Tournament, objec
     organiser = django_user_model.objects.create_user(f"organiser-{number}")
     slug = f"projection-{number}"
     services.tournament_create(
-        organiser=organiser, name=slug, slug=slug, game_key="rat-snake", result_mode="table", seeding="manual", **setup
+        organiser=organiser,
+        name=slug,
+        slug=slug,
+        game_key="rat-snake",
+        result_mode="table",
+        seeding="manual",
+        **setup,
     )
     services.tournament_open(slug=slug, user=organiser)
     users = {}
@@ -57,8 +69,19 @@ def assert_projection_is_the_logs(tournament: Tournament) -> None:
 
 
 OPERATIONS = (
-    "report", "report", "confirm", "confirm", "dispute", "correct", "drop", "late", "forget", "next_round",
-    "finish_round", "finish_round", "finish_round",
+    "report",
+    "report",
+    "confirm",
+    "confirm",
+    "dispute",
+    "correct",
+    "drop",
+    "late",
+    "forget",
+    "next_round",
+    "finish_round",
+    "finish_round",
+    "finish_round",
 )
 
 
@@ -82,13 +105,19 @@ def steps(tournament: Tournament, organiser, users: dict, django_user_model, op:
         return users[table.players[k % len(table.players)]]
 
     def report(table, k, z=z):
-        return lambda: services.tournament_report(slug=slug, user=player(table, k), match_key=table.match_key, ranks=ranks(table, z))
+        return lambda: services.tournament_report(
+            slug=slug, user=player(table, k), match_key=table.match_key, ranks=ranks(table, z)
+        )
 
     def confirm(table, k):
-        return lambda: services.tournament_confirm(slug=slug, user=player(table, k), match_key=table.match_key)
+        return lambda: services.tournament_confirm(
+            slug=slug, user=player(table, k), match_key=table.match_key
+        )
 
     def correct(table, z=z):
-        return lambda: services.tournament_correct(slug=slug, user=organiser, match_key=table.match_key, ranks=ranks(table, z), reason="judge")
+        return lambda: services.tournament_correct(
+            slug=slug, user=organiser, match_key=table.match_key, ranks=ranks(table, z), reason="judge"
+        )
 
     def late():
         user = django_user_model.objects.create_user(f"late-{next(_numbers)}")
@@ -100,7 +129,11 @@ def steps(tournament: Tournament, organiser, users: dict, django_user_model, op:
     if kind == "confirm" and pick:
         return [confirm(pick, y)]
     if kind == "dispute" and pick:
-        return [lambda: services.tournament_dispute(slug=slug, user=player(pick, y), match_key=pick.match_key, reason="not so")]
+        return [
+            lambda: services.tournament_dispute(
+                slug=slug, user=player(pick, y), match_key=pick.match_key, reason="not so"
+            )
+        ]
     if kind == "correct" and tables:
         return [correct(tables[x % len(tables)])]
     if kind == "drop":
@@ -122,13 +155,19 @@ def steps(tournament: Tournament, organiser, users: dict, django_user_model, op:
     return []
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(
     setup=st.sampled_from(FORMATS),
     players=st.integers(4, 7),
     snapshot_every=st.sampled_from([2, 5, 100]),
     ops=st.lists(
-        st.tuples(st.sampled_from(OPERATIONS), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50)), min_size=6, max_size=16
+        st.tuples(st.sampled_from(OPERATIONS), st.integers(0, 50), st.integers(0, 50), st.integers(0, 50)),
+        min_size=6,
+        max_size=16,
     ),
 )
 def test_random_actions_keep_the_projection_equal_to_a_rebuild_after_every_step(
@@ -143,11 +182,15 @@ def test_random_actions_keep_the_projection_equal_to_a_rebuild_after_every_step(
             count = TournamentEvent.objects.filter(tournament=tournament).count()
             before = selectors.tournament_projection_stored(tournament)
             try:
-                with django_capture_on_commit_callbacks(execute=True):  # each action commits, as in production
+                with django_capture_on_commit_callbacks(
+                    execute=True
+                ):  # each action commits, as in production
                     step()
             except ApplicationError as refused:
                 assert 400 <= refused.status < 500, refused
-                assert TournamentEvent.objects.filter(tournament=tournament).count() == count, "a refusal writes nothing"
+                assert TournamentEvent.objects.filter(tournament=tournament).count() == count, (
+                    "a refusal writes nothing"
+                )
                 assert selectors.tournament_projection_stored(tournament) == before
             assert_projection_is_the_logs(tournament)
     assert selectors.tournament_snapshot_problems(Tournament.objects.get(pk=tournament.pk)) == []
@@ -170,8 +213,12 @@ def test_a_long_seeded_swiss_stays_equal_to_its_rebuild_through_every_kind_of_ac
                 first, second = (users[p] for p in table.players)
                 services.tournament_report(slug=slug, user=first, match_key=table.match_key, ranks=[1, 2])
                 if step % 2:
-                    services.tournament_dispute(slug=slug, user=second, match_key=table.match_key, reason="no")
-                    services.tournament_correct(slug=slug, user=organiser, match_key=table.match_key, ranks=[1, 1], reason="judge")
+                    services.tournament_dispute(
+                        slug=slug, user=second, match_key=table.match_key, reason="no"
+                    )
+                    services.tournament_correct(
+                        slug=slug, user=organiser, match_key=table.match_key, ranks=[1, 1], reason="judge"
+                    )
                 else:
                     services.tournament_confirm(slug=slug, user=second, match_key=table.match_key)
                 assert_projection_is_the_logs(tournament)
@@ -188,11 +235,15 @@ def test_a_long_seeded_swiss_stays_equal_to_its_rebuild_through_every_kind_of_ac
     call_command("rebuild_tournaments", "--tournament", slug)
 
 
-def test_a_cached_state_older_than_the_log_is_never_taken_for_the_current_one(django_user_model, django_capture_on_commit_callbacks):
+def test_a_cached_state_older_than_the_log_is_never_taken_for_the_current_one(
+    django_user_model, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         tournament, organiser, users = running(django_user_model, 4, format="swiss")
         first = selectors.tournament_state(tournament).tables[0]
-        services.tournament_report(slug=tournament.slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2])
+        services.tournament_report(
+            slug=tournament.slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2]
+        )
     cached = selectors.tournament_head(tournament)
     assert selectors.tournament_head(tournament) is cached, "the committed state is this process's cache"
     # Another process confirms: its commit never reaches this process's cache.
@@ -204,7 +255,9 @@ def test_a_cached_state_older_than_the_log_is_never_taken_for_the_current_one(dj
     assert_projection_is_the_logs(tournament)
 
 
-def test_a_rolled_back_action_leaves_no_state_behind(django_user_model, django_capture_on_commit_callbacks, monkeypatch):
+def test_a_rolled_back_action_leaves_no_state_behind(
+    django_user_model, django_capture_on_commit_callbacks, monkeypatch
+):
     with django_capture_on_commit_callbacks(execute=True):
         tournament, organiser, users = running(django_user_model, 4, format="swiss")
     first, second = selectors.tournament_state(tournament).tables[:2]
@@ -217,13 +270,17 @@ def test_a_rolled_back_action_leaves_no_state_behind(django_user_model, django_c
 
     monkeypatch.setattr(services._Change, "project", project_then_fail)
     with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
-        services.tournament_report(slug=tournament.slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2])
+        services.tournament_report(
+            slug=tournament.slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2]
+        )
     monkeypatch.setattr(services._Change, "project", project)
     head = selectors.tournament_head(tournament)
     assert head.seq == seq and lifecycle.table(head.state, first.match_key)["status"] == "open"
     # The next event takes the same number, and means something else.
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_report(slug=tournament.slug, user=users[second.players[0]], match_key=second.match_key, ranks=[2, 1])
+        services.tournament_report(
+            slug=tournament.slug, user=users[second.players[0]], match_key=second.match_key, ranks=[2, 1]
+        )
     head = selectors.tournament_head(tournament)
     assert head.seq == seq + 1
     assert lifecycle.table(head.state, first.match_key)["status"] == "open"
@@ -231,7 +288,9 @@ def test_a_rolled_back_action_leaves_no_state_behind(django_user_model, django_c
     assert_projection_is_the_logs(tournament)
 
 
-def test_a_state_is_rebuilt_from_the_latest_snapshot_which_the_rebuild_checks(django_user_model, django_capture_on_commit_callbacks):
+def test_a_state_is_rebuilt_from_the_latest_snapshot_which_the_rebuild_checks(
+    django_user_model, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         tournament, organiser, users = running(django_user_model, 4, format="swiss")
     paired = TournamentEvent.objects.get(tournament=tournament, kind="round_paired")
@@ -260,14 +319,22 @@ def test_an_action_writes_only_the_rows_it_changed(django_user_model, django_cap
 
     def rows():
         return (
-            {row.match_key: (row.pk, row.status) for row in TournamentTable.objects.filter(tournament=tournament)},
-            {row.player: (row.pk, row.rank, row.row) for row in TournamentStanding.objects.filter(tournament=tournament)},
+            {
+                row.match_key: (row.pk, row.status)
+                for row in TournamentTable.objects.filter(tournament=tournament)
+            },
+            {
+                row.player: (row.pk, row.rank, row.row)
+                for row in TournamentStanding.objects.filter(tournament=tournament)
+            },
         )
 
     first = selectors.tournament_state(tournament).tables[0]
     tables, standings = rows()
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_report(slug=slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2])
+        services.tournament_report(
+            slug=slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2]
+        )
     after_tables, after_standings = rows()
     assert after_standings == standings, "a report changes no standing"
     assert {key for key in tables if after_tables[key] != tables[key]} == {first.match_key}

@@ -31,17 +31,26 @@ def saved(owner, cards, name="Deck"):
 def cup(users, django_user_model):
     organiser = django_user_model.objects.create_user("sheriff")
     tournament = services.tournament_create(
-        organiser=organiser, name="Frontier Cup", game_key="ragnguns", format="swiss",
-        options={"format": "frontier"}, check_in_required=True,
+        organiser=organiser,
+        name="Frontier Cup",
+        game_key="ragnguns",
+        format="swiss",
+        options={"format": "frontier"},
+        check_in_required=True,
     )
     services.tournament_open(slug=tournament.slug, user=organiser)
     return tournament
 
 
-def test_registration_asks_for_a_deck_legal_in_the_tournaments_format_and_a_refusal_freezes_nothing(cup, users):
+def test_registration_asks_for_a_deck_legal_in_the_tournaments_format_and_a_refusal_freezes_nothing(
+    cup, users
+):
     gatling = deck_services.deck_create(
-        owner=users["alice"], name="Gatling", format_key="standard",
-        gunslinger=PREBUILT["smoking-barrels"].gunslinger, cards=list(PREBUILT["smoking-barrels"].cards),
+        owner=users["alice"],
+        name="Gatling",
+        format_key="standard",
+        gunslinger=PREBUILT["smoking-barrels"].gunslinger,
+        cards=list(PREBUILT["smoking-barrels"].cards),
     )
     assert gatling.legal  # in Standard, where it was saved; Frontier bans its Gatling Gun
     with pytest.raises(ApplicationError) as refused:
@@ -56,14 +65,19 @@ def test_check_in_refuses_a_deck_a_new_ban_list_made_illegal_until_it_is_replace
     staff = django_user_model.objects.create_user("marshal", is_staff=True)
     entered = saved(users["alice"], STAMPEDE.cards, "Stampede")
     alice = client_for(users["alice"])
-    registered = alice.post(f"/api/tournaments/{cup.slug}/register/", {"deck": entered.deck.share_id}, format="json")
+    registered = alice.post(
+        f"/api/tournaments/{cup.slug}/register/", {"deck": entered.deck.share_id}, format="json"
+    )
     assert registered.status_code == 201, registered.json()
     victim = STAMPEDE.cards[0]
     published = client_for(staff).post(
         "/api/ragnguns/formats/frontier/ban-lists/",
         {
-            "version": "2026.9", "effective_at": (timezone.now() - timedelta(seconds=1)).isoformat(),
-            "banned": ["gatling-gun", victim], "restricted": ["high-noon"], "max_restricted": 1,
+            "version": "2026.9",
+            "effective_at": (timezone.now() - timedelta(seconds=1)).isoformat(),
+            "banned": ["gatling-gun", victim],
+            "restricted": ["high-noon"],
+            "max_restricted": 1,
         },
         format="json",
     )
@@ -76,19 +90,30 @@ def test_check_in_refuses_a_deck_a_new_ban_list_made_illegal_until_it_is_replace
     assert (refused.status_code, refused.json()["code"]) == (422, "check_in/deck_illegal")
     assert refused.json()["violations"][0]["cards"] == [victim]
 
-    still_illegal = alice.post(f"/api/tournaments/{cup.slug}/deck/", {"deck": entered.deck.share_id}, format="json")
+    still_illegal = alice.post(
+        f"/api/tournaments/{cup.slug}/deck/", {"deck": entered.deck.share_id}, format="json"
+    )
     assert (still_illegal.status_code, still_illegal.json()["code"]) == (422, "deck/illegal")
     replacement = next(
-        card.id for card in load_catalogue().cards
-        if not card.is_gunslinger and card.id not in STAMPEDE.cards and card.id not in ("gatling-gun", "high-noon")
+        card.id
+        for card in load_catalogue().cards
+        if not card.is_gunslinger
+        and card.id not in STAMPEDE.cards
+        and card.id not in ("gatling-gun", "high-noon")
     )
     fixed = deck_services.deck_update(
-        share_id=entered.deck.share_id, user=users["alice"],
+        share_id=entered.deck.share_id,
+        user=users["alice"],
         cards=[replacement if card == victim else card for card in STAMPEDE.cards],
     )
     changed = alice.post(f"/api/tournaments/{cup.slug}/deck/", {"deck": entered.deck.share_id}, format="json")
     assert changed.status_code == 200, changed.json()
-    assert changed.json()["deck"] == {"share_id": entered.deck.share_id, "version": fixed.number, "legal": True, "violations": []}
+    assert changed.json()["deck"] == {
+        "share_id": entered.deck.share_id,
+        "version": fixed.number,
+        "legal": True,
+        "violations": [],
+    }
     checked_in = alice.post(f"/api/tournaments/{cup.slug}/check-in/", {}, format="json")
     assert checked_in.status_code == 200, checked_in.json()
     assert DeckVersion.objects.get(pk=entered.pk).frozen_at is not None  # the entered version stays frozen

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Hashable, Sequence
 
 PlayerId = Hashable
 
@@ -101,7 +101,9 @@ class Scoring:
         """Points `player` earned in `result` (which must involve them)."""
         if result.seat1 is None:
             if result.forfeit:  # an absence (a missed round), not the pairing-allocated bye
-                return {Outcome.WIN: self.win, Outcome.DRAW: self.draw, Outcome.LOSS: self.loss}[result.outcome]
+                return {Outcome.WIN: self.win, Outcome.DRAW: self.draw, Outcome.LOSS: self.loss}[
+                    result.outcome
+                ]
             return self.bye_points
         outcome = result.outcome if player == result.seat0 else _flip(result.outcome)
         if result.forfeit:

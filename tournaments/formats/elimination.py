@@ -24,8 +24,8 @@ raised).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .common import FormatError, PlayerId, Problem
 
@@ -121,7 +121,16 @@ def _build(kind, seeds, raw, deciders, third_place) -> Bracket:
             if src.kind != "seed":
                 feeds[(src.kind, src.ref)] = (m.id, k)
     matches = tuple(
-        BracketMatch(m.id, m.bracket, m.round, m.best_of, m.slots, feeds.get(("winner", m.id)), feeds.get(("loser", m.id)), m.conditional)
+        BracketMatch(
+            m.id,
+            m.bracket,
+            m.round,
+            m.best_of,
+            m.slots,
+            feeds.get(("winner", m.id)),
+            feeds.get(("loser", m.id)),
+            m.conditional,
+        )
         for m in real
     )
     real_ids = {m.id for m in matches}
@@ -138,7 +147,15 @@ def _build(kind, seeds, raw, deciders, third_place) -> Bracket:
     for key in sorted(stages, reverse=True):
         places.append((above + 1, tuple(stages[key])))
         above += len(stages[key])
-    return Bracket(kind, tuple(seeds), _size(n), matches, tuple(d for d in deciders if d in real_ids), third, tuple(places))
+    return Bracket(
+        kind,
+        tuple(seeds),
+        _size(n),
+        matches,
+        tuple(d for d in deciders if d in real_ids),
+        third,
+        tuple(places),
+    )
 
 
 def _size(n: int) -> int:
@@ -152,10 +169,28 @@ def _winners_rounds(size: int, best_of: list[int], raw: list) -> int:
     order = seeding_order(size)
     k = size.bit_length() - 1
     for i in range(size // 2):
-        raw.append((f"W1-{i + 1}", "winners", 1, best_of[0], (Source("seed", order[2 * i]), Source("seed", order[2 * i + 1])), False))
+        raw.append(
+            (
+                f"W1-{i + 1}",
+                "winners",
+                1,
+                best_of[0],
+                (Source("seed", order[2 * i]), Source("seed", order[2 * i + 1])),
+                False,
+            )
+        )
     for r in range(2, k + 1):
         for i in range(size >> r):
-            raw.append((f"W{r}-{i + 1}", "winners", r, best_of[r - 1], (Source("winner", f"W{r - 1}-{2 * i + 1}"), Source("winner", f"W{r - 1}-{2 * i + 2}")), False))
+            raw.append(
+                (
+                    f"W{r}-{i + 1}",
+                    "winners",
+                    r,
+                    best_of[r - 1],
+                    (Source("winner", f"W{r - 1}-{2 * i + 1}"), Source("winner", f"W{r - 1}-{2 * i + 2}")),
+                    False,
+                )
+            )
     return k
 
 
@@ -168,7 +203,9 @@ def _check(seeds: Sequence[PlayerId]) -> tuple:
     return seeds
 
 
-def single_elimination(seeds: Sequence[PlayerId], *, best_of: int | Sequence[int] = 1, third_place: bool = False) -> Bracket:
+def single_elimination(
+    seeds: Sequence[PlayerId], *, best_of: int | Sequence[int] = 1, third_place: bool = False
+) -> Bracket:
     """A single-elimination bracket over `seeds` (seed order; see `common.seed_players`).
     `best_of`: one N for all rounds, or one per round (the last repeats)."""
     seeds = _check(seeds)
@@ -183,14 +220,23 @@ def single_elimination(seeds: Sequence[PlayerId], *, best_of: int | Sequence[int
         # Only when both semi-finals are real matches; otherwise both semi-final losers share third.
         if _semis_have_two(seeds, size):
             third = "3P"
-            raw.append((third, "third_place", k, per_round[-1], (Source("loser", f"W{k - 1}-1"), Source("loser", f"W{k - 1}-2")), False))
+            raw.append(
+                (
+                    third,
+                    "third_place",
+                    k,
+                    per_round[-1],
+                    (Source("loser", f"W{k - 1}-1"), Source("loser", f"W{k - 1}-2")),
+                    False,
+                )
+            )
     return _build("single", seeds, raw, (final,), third)
 
 
 def _semis_have_two(seeds, size) -> bool:
     order = seeding_order(size)
     quarter = size // 2
-    return all(sum(1 for s in order[h * quarter:(h + 1) * quarter] if s <= len(seeds)) >= 2 for h in (0, 1))
+    return all(sum(1 for s in order[h * quarter : (h + 1) * quarter] if s <= len(seeds)) >= 2 for h in (0, 1))
 
 
 def double_elimination(
@@ -213,7 +259,16 @@ def double_elimination(
     _winners_rounds(size, wb, raw)
     if k >= 2:
         for i in range(size // 4):
-            raw.append((f"L1-{i + 1}", "losers", 1, lb[0], (Source("loser", f"W1-{2 * i + 1}"), Source("loser", f"W1-{2 * i + 2}")), False))
+            raw.append(
+                (
+                    f"L1-{i + 1}",
+                    "losers",
+                    1,
+                    lb[0],
+                    (Source("loser", f"W1-{2 * i + 1}"), Source("loser", f"W1-{2 * i + 2}")),
+                    False,
+                )
+            )
         for j in range(1, k):
             count = size >> (j + 1)
             for i in range(count):
@@ -221,10 +276,31 @@ def double_elimination(
                     drop = count - i  # reversed
                 else:
                     drop = (i + count // 2) % count + 1  # halves swapped
-                raw.append((f"L{2 * j}-{i + 1}", "losers", 2 * j, lb[2 * j - 1], (Source("winner", f"L{2 * j - 1}-{i + 1}"), Source("loser", f"W{j + 1}-{drop}")), False))
+                raw.append(
+                    (
+                        f"L{2 * j}-{i + 1}",
+                        "losers",
+                        2 * j,
+                        lb[2 * j - 1],
+                        (Source("winner", f"L{2 * j - 1}-{i + 1}"), Source("loser", f"W{j + 1}-{drop}")),
+                        False,
+                    )
+                )
             if j < k - 1:
                 for i in range(count // 2):
-                    raw.append((f"L{2 * j + 1}-{i + 1}", "losers", 2 * j + 1, lb[2 * j], (Source("winner", f"L{2 * j}-{2 * i + 1}"), Source("winner", f"L{2 * j}-{2 * i + 2}")), False))
+                    raw.append(
+                        (
+                            f"L{2 * j + 1}-{i + 1}",
+                            "losers",
+                            2 * j + 1,
+                            lb[2 * j],
+                            (
+                                Source("winner", f"L{2 * j}-{2 * i + 1}"),
+                                Source("winner", f"L{2 * j}-{2 * i + 2}"),
+                            ),
+                            False,
+                        )
+                    )
         lb_champion = Source("winner", f"L{2 * k - 2}-1")
     else:
         lb_champion = Source("loser", "W1-1")
@@ -259,7 +335,11 @@ class BracketProgress:
 def bracket_progress(bracket: Bracket, reports: Mapping[str, Report | PlayerId]) -> BracketProgress:
     """Advance players through `bracket` with the results reported so far."""
     by_id = {m.id: m for m in bracket.matches}
-    problems = [Problem("bracket/unknown_match", f"no match {mid!r} in this bracket") for mid in reports if mid not in by_id]
+    problems = [
+        Problem("bracket/unknown_match", f"no match {mid!r} in this bracket")
+        for mid in reports
+        if mid not in by_id
+    ]
     slots, status, winners, losers = {}, {}, {}, {}
 
     def occupant(src: Source):
@@ -281,12 +361,18 @@ def bracket_progress(bracket: Bracket, reports: Mapping[str, Report | PlayerId])
             if winners[first] == occupant(gf1.slots[0]):  # the winners' champion won: no reset
                 status[m.id] = "not_needed"
                 if m.id in reports:
-                    problems.append(Problem("bracket/not_needed", f"{m.id} is not played: the winners' champion won {first}"))
+                    problems.append(
+                        Problem(
+                            "bracket/not_needed", f"{m.id} is not played: the winners' champion won {first}"
+                        )
+                    )
                 continue
         if pair[0] is None or pair[1] is None:
             status[m.id] = "waiting"
             if m.id in reports:
-                problems.append(Problem("bracket/not_ready", f"{m.id} is not ready: its players are not known yet"))
+                problems.append(
+                    Problem("bracket/not_ready", f"{m.id} is not ready: its players are not known yet")
+                )
             continue
         report = reports.get(m.id)
         if report is None:
@@ -302,7 +388,12 @@ def bracket_progress(bracket: Bracket, reports: Mapping[str, Report | PlayerId])
             need = m.best_of // 2 + 1
             w, l = report.games
             if w != need or not 0 <= l < need:
-                problems.append(Problem("bracket/bad_score", f"{m.id} is best of {m.best_of}: the winner needs {need} game wins, got {w}-{l}"))
+                problems.append(
+                    Problem(
+                        "bracket/bad_score",
+                        f"{m.id} is best of {m.best_of}: the winner needs {need} game wins, got {w}-{l}",
+                    )
+                )
                 status[m.id] = "ready"
                 continue
         winners[m.id] = report.winner
@@ -324,4 +415,6 @@ def bracket_progress(bracket: Bracket, reports: Mapping[str, Report | PlayerId])
         placements += [(place, losers[mid]) for mid in ids if mid in losers]
     placements.sort(key=lambda pp: pp[0])
     ready = tuple(m.id for m in bracket.matches if status[m.id] == "ready")
-    return BracketProgress(slots, status, winners, ready, finished, champion, tuple(placements), tuple(problems))
+    return BracketProgress(
+        slots, status, winners, ready, finished, champion, tuple(placements), tuple(problems)
+    )

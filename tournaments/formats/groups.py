@@ -9,7 +9,7 @@ bracket allows — with two groups this gives the classic A1 v B2, B1 v A2, A1 a
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .common import FormatError, PlayerId
 from .elimination import Bracket, double_elimination, seeding_order, single_elimination
@@ -32,7 +32,10 @@ def _meeting_round(a: int, b: int) -> int:
 
 def playoff_seeds(group_standings: Sequence[Sequence[PlayerId]], top: int) -> tuple[PlayerId, ...]:
     """Bracket seed order for the top `top` of each group (each standing list best first)."""
-    tiers = [[(g, standing[r]) for g, standing in enumerate(group_standings) if r < len(standing)] for r in range(top)]
+    tiers = [
+        [(g, standing[r]) for g, standing in enumerate(group_standings) if r < len(standing)]
+        for r in range(top)
+    ]
     total = sum(len(t) for t in tiers)
     if total < 2:
         raise FormatError("fewer than 2 players qualify", code="groups/too_few_qualifiers")
@@ -58,6 +61,8 @@ def playoff_seeds(group_standings: Sequence[Sequence[PlayerId]], top: int) -> tu
     return tuple(p for _, p in seeds)
 
 
-def groups_to_bracket(group_standings: Sequence[Sequence[PlayerId]], top: int, *, double: bool = False, **options) -> Bracket:
+def groups_to_bracket(
+    group_standings: Sequence[Sequence[PlayerId]], top: int, *, double: bool = False, **options
+) -> Bracket:
     seeds = playoff_seeds(group_standings, top)
     return double_elimination(seeds, **options) if double else single_elimination(seeds, **options)

@@ -17,21 +17,59 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .common import FormatError
 from .lifecycle_formats import (
-    NEXT, REMAINING, STANDINGS, bracket_view, compute_playoff_seeds, draws_replayed, elim_bracket, pending, pods_advancing, winner_of,
+    NEXT,
+    REMAINING,
+    STANDINGS,
+    bracket_view,
+    compute_playoff_seeds,
+    draws_replayed,
+    elim_bracket,
+    pending,
+    pods_advancing,
+    winner_of,
 )
 from .lifecycle_spec import ELIMINATION, FORMATS, TournamentSpec, spec_check, spec_describe
 from .lifecycle_state import (
-    STATE_JSON_VERSION, Entrant, Entry, Report, RoundRec, Table, TournamentState, dense, series_ranks, state_from_json, state_to_json,
+    STATE_JSON_VERSION,
+    Entrant,
+    Entry,
+    Report,
+    RoundRec,
+    Table,
+    TournamentState,
+    dense,
+    series_ranks,
+    state_from_json,
+    state_to_json,
 )
 
 __all__ = [
-    "FORMATS", "TournamentSpec", "TournamentState", "spec_check", "spec_describe", "new_state", "apply", "replay", "replay_partial",
-    "next_round", "pending_tables", "table", "table_result", "is_complete", "standings", "standings_may_change", "bracket", "summary",
-    "state_to_json", "state_from_json", "STATE_JSON_VERSION",
+    "FORMATS",
+    "TournamentSpec",
+    "TournamentState",
+    "spec_check",
+    "spec_describe",
+    "new_state",
+    "apply",
+    "replay",
+    "replay_partial",
+    "next_round",
+    "pending_tables",
+    "table",
+    "table_result",
+    "is_complete",
+    "standings",
+    "standings_may_change",
+    "bracket",
+    "summary",
+    "state_to_json",
+    "state_from_json",
+    "STATE_JSON_VERSION",
 ]
 
 STAGES = ("main", "group", "playoff", "final")
@@ -47,7 +85,9 @@ def new_state(spec: TournamentSpec) -> TournamentState:
     return TournamentState(spec=spec_check(spec))
 
 
-def replay_partial(spec: TournamentSpec, events: Iterable[Mapping]) -> tuple[TournamentState, FormatError | None, int | None]:
+def replay_partial(
+    spec: TournamentSpec, events: Iterable[Mapping]
+) -> tuple[TournamentState, FormatError | None, int | None]:
     """(state after the last good event, the first failure or None, its index or None)."""
     state = new_state(spec)
     for i, event in enumerate(events):
@@ -67,6 +107,7 @@ def replay(spec: TournamentSpec, events: Iterable[Mapping]) -> TournamentState:
 
 # -- event payload helpers ---------------------------------------------------------------------------
 
+
 def _field(event: Mapping, name: str, *, optional: bool = False):
     if name not in event:
         if optional:
@@ -83,8 +124,15 @@ def _player(event: Mapping, name: str = "player") -> str:
 
 
 def _ranks(value, n: int) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != n or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in value):
-        raise _err("result/bad_ranks", f"ranks must be {n} positive integers (1 = best), one per player in table order, got {value!r}")
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != n
+        or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in value)
+    ):
+        raise _err(
+            "result/bad_ranks",
+            f"ranks must be {n} positive integers (1 = best), one per player in table order, got {value!r}",
+        )
     return tuple(value)
 
 
@@ -97,6 +145,7 @@ def _games(value, n: int):
 
 
 # -- apply -------------------------------------------------------------------------------------------
+
 
 def apply(state: TournamentState, event: Mapping[str, Any]) -> TournamentState:
     """The state after `event`, or FormatError(code) if the event is illegal now."""
@@ -141,7 +190,9 @@ def _checked_in(state, event):
         raise _err("tournament/already_started", "check-in is closed")
     for i, e in enumerate(state.entrants):
         if e.player == p:
-            entrants = state.entrants[:i] + (dataclasses.replace(e, checked_in=True),) + state.entrants[i + 1:]
+            entrants = (
+                state.entrants[:i] + (dataclasses.replace(e, checked_in=True),) + state.entrants[i + 1 :]
+            )
             return dataclasses.replace(state, entrants=entrants)
     raise _err("player/not_registered", f"{p!r} is not registered")
 
@@ -184,11 +235,15 @@ def _started(state, event):
     elif spec.format == "groups_playoffs":
         need = max(2 * c["groups"], 2)
         if c["groups"] * c["advance_per_group"] < 2:
-            raise _err("tournament/bad_config", "advance_per_group: fewer than 2 players would reach the playoff")
+            raise _err(
+                "tournament/bad_config", "advance_per_group: fewer than 2 players would reach the playoff"
+            )
     else:
         need = MIN_PLAYERS[spec.format]
     if len(players) < need:
-        raise _err("tournament/too_few_players", f"{spec.format} needs at least {need} players, got {len(players)}")
+        raise _err(
+            "tournament/too_few_players", f"{spec.format} needs at least {need} players, got {len(players)}"
+        )
     return dataclasses.replace(state, status="running", players=players)
 
 
@@ -266,7 +321,9 @@ def _forfeit(state, table: Table, dropped) -> Table:
     else:
         ranks = (2, 1) if a else (1, 2)
     entry = Entry("forfeit", ranks=ranks, reason="dropped")
-    return dataclasses.replace(table, status="decided", ranks=ranks, forfeit=True, decided_by="forfeit", history=(entry,))
+    return dataclasses.replace(
+        table, status="decided", ranks=ranks, forfeit=True, decided_by="forfeit", history=(entry,)
+    )
 
 
 def _find(state, event) -> tuple[int, Table]:
@@ -278,7 +335,7 @@ def _find(state, event) -> tuple[int, Table]:
 
 
 def _put(state, i: int, table: Table) -> TournamentState:
-    return dataclasses.replace(state, tables=state.tables[:i] + (table,) + state.tables[i + 1:])
+    return dataclasses.replace(state, tables=state.tables[:i] + (table,) + state.tables[i + 1 :])
 
 
 def _check_ranks(state, table: Table, ranks) -> tuple[int, ...]:
@@ -294,13 +351,17 @@ def _check_games(state, table: Table, games, ranks):
         return None
     got = series_ranks(games, len(table.players), table.best_of, draws_replayed(state, table))
     if got != ranks:
-        raise _err("result/games_mismatch", f"{table.match_key}: the games give {got!r}, the ranks say {ranks!r}")
+        raise _err(
+            "result/games_mismatch", f"{table.match_key}: the games give {got!r}, the ranks say {ranks!r}"
+        )
     return games
 
 
 def _require_open(table: Table):
     if table.decided:
-        raise _err("result/already_recorded", f"{table.match_key} is already decided (the organiser can correct it)")
+        raise _err(
+            "result/already_recorded", f"{table.match_key} is already decided (the organiser can correct it)"
+        )
 
 
 def _require_player(table: Table, by) -> str:
@@ -325,7 +386,9 @@ def _game_recorded(state, event):
     t = dataclasses.replace(t, games=games, history=t.history + (entry,))
     result = series_ranks(games, len(t.players), t.best_of, draws_replayed(state, t))
     if result is not None:
-        t = dataclasses.replace(t, status="decided", ranks=result, result_games=games, decided_by="games", reports=())
+        t = dataclasses.replace(
+            t, status="decided", ranks=result, result_games=games, decided_by="games", reports=()
+        )
     return _put(state, i, t)
 
 
@@ -344,22 +407,35 @@ def _result_reported(state, event):
     report = Report(by, ranks, games)
     entry = Entry("result_reported", by=by, ranks=ranks, games=games)
     if not others:
-        return _put(state, i, dataclasses.replace(t, reports=(report,), status="reported", history=t.history + (entry,)))
+        return _put(
+            state,
+            i,
+            dataclasses.replace(t, reports=(report,), status="reported", history=t.history + (entry,)),
+        )
     if all(r.ranks == ranks for r in others):
         confirmed = Entry("result_confirmed", by=by, ranks=ranks, reason="agreeing report")
         t = dataclasses.replace(
-            t, status="decided", ranks=ranks, result_games=games if games is not None else others[-1].games,
-            decided_by="confirmed", reports=others + (report,), history=t.history + (entry, confirmed),
+            t,
+            status="decided",
+            ranks=ranks,
+            result_games=games if games is not None else others[-1].games,
+            decided_by="confirmed",
+            reports=others + (report,),
+            history=t.history + (entry, confirmed),
         )
         return _put(state, i, t)
     opened = Entry("result_disputed", by=by, reason="the reports disagree")
-    t = dataclasses.replace(t, reports=others + (report,), status="disputed", history=t.history + (entry, opened))
+    t = dataclasses.replace(
+        t, reports=others + (report,), status="disputed", history=t.history + (entry, opened)
+    )
     return _put(state, i, t)
 
 
 def _require_not_disputed(table: Table):
     if table.status == "disputed":
-        raise _err("result/disputed", f"{table.match_key} is disputed: only the organiser's correction settles it")
+        raise _err(
+            "result/disputed", f"{table.match_key} is disputed: only the organiser's correction settles it"
+        )
 
 
 def _result_confirmed(state, event):
@@ -376,11 +452,18 @@ def _result_confirmed(state, event):
     _require_not_disputed(t)
     report = t.reports[-1]
     if any(r.by == by for r in t.reports):
-        raise _err("result/cannot_confirm_own", f"{by!r} reported this result: another player or the organiser confirms it")
+        raise _err(
+            "result/cannot_confirm_own",
+            f"{by!r} reported this result: another player or the organiser confirms it",
+        )
     entry = Entry("result_confirmed", by=by, ranks=report.ranks, reason="organiser" if organiser else None)
     t = dataclasses.replace(
-        t, status="decided", ranks=report.ranks, result_games=report.games,
-        decided_by="confirmed", history=t.history + (entry,),
+        t,
+        status="decided",
+        ranks=report.ranks,
+        result_games=report.games,
+        decided_by="confirmed",
+        history=t.history + (entry,),
     )
     return _put(state, i, t)
 
@@ -407,7 +490,13 @@ def _result_corrected(state, event):
     forfeit = bool(event.get("forfeit", False))
     entry = Entry("result_corrected", ranks=ranks, games=games, reason=str(event.get("reason") or ""))
     new_t = dataclasses.replace(
-        t, status="decided", ranks=ranks, result_games=games, forfeit=forfeit, decided_by="corrected", reports=(),
+        t,
+        status="decided",
+        ranks=ranks,
+        result_games=games,
+        forfeit=forfeit,
+        decided_by="corrected",
+        reports=(),
         history=t.history + (entry,),
     )
     new = _put(state, i, new_t)
@@ -419,7 +508,12 @@ def _check_moved_on(old, new, t: Table, new_t: Table):
     """A correction may not change what a later stage was already built on."""
     moved = None
     bracket = elim_bracket(old)
-    if bracket is not None and t.stage in ("main", "playoff") and t.decided and winner_of(t) != winner_of(new_t):
+    if (
+        bracket is not None
+        and t.stage in ("main", "playoff")
+        and t.decided
+        and winner_of(t) != winner_of(new_t)
+    ):
         index = old.table_index()
         for m in bracket.matches:
             if any(src.kind != "seed" and src.ref == t.match_key for src in m.slots) and m.id in index:
@@ -449,7 +543,10 @@ def _finished(state, event):
 def _forbidden_pairs_set(state, event):
     """The organiser's forbidden pairs, replacing the earlier ones; they bind every round paired after."""
     if state.spec.format != "swiss":
-        raise _err("pairing/no_forbidden_pairs", f"{state.spec.format} pairs by a fixed schedule or bracket: forbidden pairs do not apply")
+        raise _err(
+            "pairing/no_forbidden_pairs",
+            f"{state.spec.format} pairs by a fixed schedule or bracket: forbidden pairs do not apply",
+        )
     pairs = _field(event, "pairs")
     if not isinstance(pairs, (list, tuple)):
         raise _err("event/bad_payload", "pairs must be a list of [player, player]")
@@ -474,7 +571,10 @@ def _round_repaired(state, event):
     if _field(event, "round") != rec.round:
         raise _err("round/not_latest", f"only the latest round ({rec.round}) can be re-paired")
     if state.spec.format not in ("swiss", "pods") or rec.stage != "main":
-        raise _err("round/fixed_by_format", f"{state.spec.format} seats players by its schedule, bracket or standings, not by hand")
+        raise _err(
+            "round/fixed_by_format",
+            f"{state.spec.format} seats players by its schedule, bracket or standings, not by hand",
+        )
     index = state.table_index()
     old = [state.tables[index[k]] for k in rec.match_keys]
     if any(t.history or t.games for t in old):
@@ -501,15 +601,24 @@ def _round_repaired(state, event):
 
 
 _HANDLERS = {
-    "forbidden_pairs_set": _forbidden_pairs_set, "round_repaired": _round_repaired,
-    "registered": _registered, "checked_in": _checked_in, "dropped": _dropped, "started": _started,
-    "round_paired": _round_paired, "game_recorded": _game_recorded, "result_reported": _result_reported,
-    "result_confirmed": _result_confirmed, "result_disputed": _result_disputed, "result_corrected": _result_corrected,
+    "forbidden_pairs_set": _forbidden_pairs_set,
+    "round_repaired": _round_repaired,
+    "registered": _registered,
+    "checked_in": _checked_in,
+    "dropped": _dropped,
+    "started": _started,
+    "round_paired": _round_paired,
+    "game_recorded": _game_recorded,
+    "result_reported": _result_reported,
+    "result_confirmed": _result_confirmed,
+    "result_disputed": _result_disputed,
+    "result_corrected": _result_corrected,
     "finished": _finished,
 }
 
 
 # -- the next round ----------------------------------------------------------------------------------
+
 
 def next_round(state: TournamentState, *, rng: random.Random | None = None) -> dict:
     """The "round_paired" event to append next (not applied). `rng` is accepted for formats that
@@ -518,7 +627,11 @@ def next_round(state: TournamentState, *, rng: random.Random | None = None) -> d
         raise _err("tournament/not_started", "the tournament has not started")
     open_tables = pending(state)
     if open_tables:
-        raise _err("round/not_complete", f"{len(open_tables)} table(s) of round {len(state.rounds)} are undecided: " + ", ".join(t.match_key for t in open_tables[:8]))
+        raise _err(
+            "round/not_complete",
+            f"{len(open_tables)} table(s) of round {len(state.rounds)} are undecided: "
+            + ", ".join(t.match_key for t in open_tables[:8]),
+        )
     if state.status == "finished" or not REMAINING[state.spec.format](state):
         raise _err("tournament/complete", "nothing is left to pair")
     event = NEXT[state.spec.format](state)
@@ -537,11 +650,18 @@ def is_complete(state: TournamentState) -> bool:
 
 # -- projections -------------------------------------------------------------------------------------
 
+
 def pending_tables(state: TournamentState) -> list[dict]:
     return [
         {
-            "match_key": t.match_key, "round": t.round, "stage": t.stage, "group": t.group, "players": list(t.players),
-            "best_of": t.best_of, "games_played": len(t.games), "status": t.status,
+            "match_key": t.match_key,
+            "round": t.round,
+            "stage": t.stage,
+            "group": t.group,
+            "players": list(t.players),
+            "best_of": t.best_of,
+            "games_played": len(t.games),
+            "status": t.status,
         }
         for t in pending(state)
     ]
@@ -558,7 +678,10 @@ def table_result(t: Table) -> dict | None:
     if not t.decided:
         return None
     return {
-        "ranks": list(t.ranks), "winner": winner_of(t), "forfeit": t.forfeit, "decided_by": t.decided_by,
+        "ranks": list(t.ranks),
+        "winner": winner_of(t),
+        "forfeit": t.forfeit,
+        "decided_by": t.decided_by,
         "games": _lists(t.result_games),
     }
 
@@ -570,11 +693,23 @@ def table(state: TournamentState, match_key: str) -> dict:
     t = state.tables[index[match_key]]
     result = table_result(t)
     return {
-        "match_key": t.match_key, "round": t.round, "stage": t.stage, "group": t.group, "players": list(t.players),
-        "best_of": t.best_of, "games_played": len(t.games), "games": _lists(t.games), "status": t.status, "result": result,
+        "match_key": t.match_key,
+        "round": t.round,
+        "stage": t.stage,
+        "group": t.group,
+        "players": list(t.players),
+        "best_of": t.best_of,
+        "games_played": len(t.games),
+        "games": _lists(t.games),
+        "status": t.status,
+        "result": result,
         "reports": [{"by": r.by, "ranks": list(r.ranks), "games": _lists(r.games)} for r in t.reports],
         "history": [
-            {k: (_lists(v) if k == "games" else list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(e).items() if v is not None}
+            {
+                k: (_lists(v) if k == "games" else list(v) if isinstance(v, tuple) else v)
+                for k, v in dataclasses.asdict(e).items()
+                if v is not None
+            }
             for e in t.history
         ],
     }
@@ -600,7 +735,10 @@ def standings_may_change(before: TournamentState, after: TournamentState) -> boo
             return True
     if len(before.tables) != len(after.tables):
         return True
-    return any(old is not new and _standing_facts(old) != _standing_facts(new) for old, new in zip(before.tables, after.tables))
+    return any(
+        old is not new and _standing_facts(old) != _standing_facts(new)
+        for old, new in zip(before.tables, after.tables)
+    )
 
 
 def _standing_facts(t: Table) -> tuple:
@@ -620,8 +758,14 @@ def summary(state: TournamentState) -> dict:
         players = len(state.everyone)
         active = players - len(state.dropped)
     return {
-        "status": state.status, "format": state.spec.format, "round": len(state.rounds),
-        "stage": state.rounds[-1].stage if state.rounds else None, "players": players, "active": active,
-        "checked_in": sum(1 for e in state.entrants if e.checked_in), "pending": len(pending(state)),
-        "complete": is_complete(state), "events": state.version,
+        "status": state.status,
+        "format": state.spec.format,
+        "round": len(state.rounds),
+        "stage": state.rounds[-1].stage if state.rounds else None,
+        "players": players,
+        "active": active,
+        "checked_in": sum(1 for e in state.entrants if e.checked_in),
+        "pending": len(pending(state)),
+        "complete": is_complete(state),
+        "events": state.version,
     }

@@ -16,15 +16,25 @@ from .elimination import Bracket, Report, bracket_progress, double_elimination, 
 from .groups import playoff_seeds, snake_groups
 from .lifecycle_spec import ELIMINATION, scoring_of, tiebreaks_of
 from .lifecycle_state import Table, TournamentState, game_counts
-from .pods import PodConfig, PodResult, PodRound, make_pod_round, placement_points, pod_standings, pods_final_placements
+from .pods import (
+    PodConfig,
+    PodResult,
+    PodRound,
+    make_pod_round,
+    placement_points,
+    pod_standings,
+    pods_final_placements,
+)
 from .round_robin import round_robin_schedule
 from .swiss import SwissConfig, swiss_pair_round, swiss_rounds
-from .tiebreaks import StandingsConfig, standings as library_standings
+from .tiebreaks import StandingsConfig
+from .tiebreaks import standings as library_standings
 
 FINAL_KEY = "FINAL"
 
 
 # -- shared helpers ----------------------------------------------------------------------------------
+
 
 def pending(state: TournamentState) -> list[Table]:
     return [t for t in state.tables if not t.decided]
@@ -45,19 +55,28 @@ def _rounds(state: TournamentState, stage: str):
     return [r for r in state.rounds if r.stage == stage]
 
 
-def duel_results(state: TournamentState, *, stages=("main",), group: str | None = None, byes_scored: bool = True) -> list[MatchResult]:
+def duel_results(
+    state: TournamentState, *, stages=("main",), group: str | None = None, byes_scored: bool = True
+) -> list[MatchResult]:
     """Decided duels (and, if scored, byes) as library `MatchResult`s. A double forfeit (both
     players dropped) is no result."""
     out = []
     members = None if group is None else set(group_members(state)[group])
     for t in state.tables:
-        if t.stage not in stages or (group is not None and t.group != group) or not t.decided or len(t.players) != 2:
+        if (
+            t.stage not in stages
+            or (group is not None and t.group != group)
+            or not t.decided
+            or len(t.players) != 2
+        ):
             continue
         a, b = t.ranks
         if t.forfeit and a == b:
             continue
         outcome = Outcome.WIN if a < b else Outcome.LOSS if a > b else Outcome.DRAW
-        out.append(MatchResult(t.round, t.players[0], t.players[1], outcome, game_counts(t.result_games), t.forfeit))
+        out.append(
+            MatchResult(t.round, t.players[0], t.players[1], outcome, game_counts(t.result_games), t.forfeit)
+        )
     if byes_scored:
         for r in state.rounds:
             if r.stage in stages:
@@ -76,14 +95,22 @@ def _rows_from_library(rows, results, scoring, dropped) -> list[dict]:
         explain = {"PTS": sorted(terms.get(row.player, []), key=lambda t: t[0])}
         for v in row.values:
             explain[v.code] = [list(t) for t in v.terms]
-        out.append({
-            "rank": row.rank, "player": row.player, "points": row.points, "seed": row.seed,
-            "tiebreaks": {v.code: v.value for v in row.values}, "explain": explain, "dropped": row.player in dropped,
-        })
+        out.append(
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": row.points,
+                "seed": row.seed,
+                "tiebreaks": {v.code: v.value for v in row.values},
+                "explain": explain,
+                "dropped": row.player in dropped,
+            }
+        )
     return out
 
 
 # -- round robin -------------------------------------------------------------------------------------
+
 
 @functools.lru_cache(maxsize=256)
 def _schedule(players: tuple, legs: int):
@@ -92,7 +119,12 @@ def _schedule(players: tuple, legs: int):
 
 def _rr_tables(rnd, prefix: str, best_of: int, group: str | None, dropped) -> tuple[list[dict], list[str]]:
     tables = [
-        {"match_key": f"{prefix}R{rnd.number}-T{p.table}", "players": [p.seat0, p.seat1], "best_of": best_of, "group": group}
+        {
+            "match_key": f"{prefix}R{rnd.number}-T{p.table}",
+            "players": [p.seat0, p.seat1],
+            "best_of": best_of,
+            "group": group,
+        }
         for p in rnd.pairings
         if not (p.seat0 in dropped and p.seat1 in dropped)
     ]
@@ -107,7 +139,14 @@ def _rr_next(state):
     if n > len(sched):
         return None
     tables, byes = _rr_tables(sched[n - 1], "", c["best_of"], None, state.dropped_set)
-    return _event(state, n, "main", tables, byes, {"method": "circle method (Berger tables), fixed at the start", "rounds": len(sched)})
+    return _event(
+        state,
+        n,
+        "main",
+        tables,
+        byes,
+        {"method": "circle method (Berger tables), fixed at the start", "rounds": len(sched)},
+    )
 
 
 def _rr_remaining(state):
@@ -124,6 +163,7 @@ def _league_standings(state):
 
 
 # -- swiss -------------------------------------------------------------------------------------------
+
 
 def swiss_total(state) -> int:
     r = state.spec.config["rounds"]
@@ -149,7 +189,14 @@ def _swiss_pairable(players, results, n, scoring, withdrawn, forbidden) -> bool:
         return False
     if len(active) > _FEASIBILITY_CHECK_MAX:
         return True
-    pairing = swiss_pair_round(players, results, round=n, config=SwissConfig(scoring=scoring), withdrawn=withdrawn, forbidden=forbidden)
+    pairing = swiss_pair_round(
+        players,
+        results,
+        round=n,
+        config=SwissConfig(scoring=scoring),
+        withdrawn=withdrawn,
+        forbidden=forbidden,
+    )
     return pairing.failure is None
 
 
@@ -165,7 +212,9 @@ def swiss_results(state) -> list[MatchResult]:
     if state.spec.config.get("missed_rounds") == "half_point_bye":
         paired = len(state.rounds)
         for p, first in state.late:
-            results += [MatchResult(r, p, None, Outcome.DRAW, forfeit=True) for r in range(1, min(first, paired + 1))]
+            results += [
+                MatchResult(r, p, None, Outcome.DRAW, forfeit=True) for r in range(1, min(first, paired + 1))
+            ]
     return results
 
 
@@ -207,17 +256,30 @@ def _explanation_json(explanation) -> dict:
 
 def _swiss_pair(players, results, n, scoring, withdrawn, forbidden, best_of, prefix, group, adjustments=None):
     sr = swiss_pair_round(
-        players, results, round=n, config=SwissConfig(scoring=scoring), withdrawn=withdrawn, forbidden=forbidden,
+        players,
+        results,
+        round=n,
+        config=SwissConfig(scoring=scoring),
+        withdrawn=withdrawn,
+        forbidden=forbidden,
         score_adjustments=adjustments,
     )
     if sr.failure is not None:
         detail = sr.failure.detail
         if forbidden:
-            detail += f"; round {n} cannot be paired with the forbidden pairs in force: change them, or finish here"
+            detail += (
+                f"; round {n} cannot be paired with the forbidden pairs in force: change them, or finish here"
+            )
         raise FormatError(detail, code=sr.failure.code)
     tables = [
-        {"match_key": f"{prefix}R{n}-T{p.table}", "players": [p.seat0, p.seat1], "best_of": best_of, "group": group}
-        for p in sr.pairings if p.seat1 is not None
+        {
+            "match_key": f"{prefix}R{n}-T{p.table}",
+            "players": [p.seat0, p.seat1],
+            "best_of": best_of,
+            "group": group,
+        }
+        for p in sr.pairings
+        if p.seat1 is not None
     ]
     return tables, ([sr.bye] if sr.bye is not None else []), _explanation_json(sr.explanation)
 
@@ -231,8 +293,16 @@ def _swiss_next(state):
     scoring = scoring_of(c["scoring"])
     adjustments = baku_adjustments(state, n, scoring)
     tables, byes, explanation = _swiss_pair(
-        state.everyone, swiss_results(state), n, scoring, state.dropped_set | not_yet,
-        _swiss_forbidden(state), c["best_of"], "", None, adjustments,
+        state.everyone,
+        swiss_results(state),
+        n,
+        scoring,
+        state.dropped_set | not_yet,
+        _swiss_forbidden(state),
+        c["best_of"],
+        "",
+        None,
+        adjustments,
     )
     explanation["rounds"] = swiss_total(state)
     if adjustments:
@@ -250,6 +320,7 @@ def _swiss_standings(state):
 
 # -- elimination -------------------------------------------------------------------------------------
 
+
 def _hashable(v):
     return tuple(v) if isinstance(v, list) else v
 
@@ -266,9 +337,17 @@ def elim_bracket(state) -> Bracket | None:
     if state.spec.format in ELIMINATION:
         if state.status == "registration":
             return None
-        return _bracket(state.spec.format, state.players, _hashable(c["best_of"]), c.get("third_place", False), c.get("bracket_reset", True))
+        return _bracket(
+            state.spec.format,
+            state.players,
+            _hashable(c["best_of"]),
+            c.get("third_place", False),
+            c.get("bracket_reset", True),
+        )
     if state.spec.format == "groups_playoffs" and state.playoff_seeds is not None:
-        return _bracket(c["playoff"], state.playoff_seeds, _hashable(c["best_of"]), c["third_place"], c["bracket_reset"])
+        return _bracket(
+            c["playoff"], state.playoff_seeds, _hashable(c["best_of"]), c["third_place"], c["bracket_reset"]
+        )
     return None
 
 
@@ -288,7 +367,10 @@ def _elim_wave(state, bracket, stage):
         return None
     by_id = {m.id: m for m in bracket.matches}
     dropped = state.dropped_set
-    tables = [{"match_key": k, "players": list(progress.slots[k]), "best_of": by_id[k].best_of, "group": None} for k in ready]
+    tables = [
+        {"match_key": k, "players": list(progress.slots[k]), "best_of": by_id[k].best_of, "group": None}
+        for k in ready
+    ]
     forfeits = {}
     for t in tables:
         a, b = t["players"]
@@ -306,7 +388,12 @@ def _elim_remaining(state):
     return not elim_progress(state, elim_bracket(state)).finished
 
 
-_BRACKET_NAMES = {"winners": "winners", "losers": "losers", "grand_final": "final", "third_place": "third_place"}
+_BRACKET_NAMES = {
+    "winners": "winners",
+    "losers": "losers",
+    "grand_final": "final",
+    "third_place": "third_place",
+}
 
 
 def bracket_view(state) -> dict | None:
@@ -320,16 +407,31 @@ def bracket_view(state) -> dict | None:
         t = state.tables[index[m.id]] if m.id in index else None
         status = t.status if t is not None and not t.decided else progress.status[m.id]
         name = "final" if m.id in bracket.deciders else _BRACKET_NAMES[m.bracket]
-        matches.append({
-            "match_key": m.id, "round": m.round, "bracket": name,
-            "slots": [{"source": str(src), "player": progress.slots[m.id][k]} for k, src in enumerate(m.slots)],
-            "winner_to": m.winner_to[0] if m.winner_to else None,
-            "loser_to": m.loser_to[0] if m.loser_to else None,
-            "best_of": m.best_of, "status": status, "winner": progress.winners.get(m.id),
-            "conditional": m.conditional, "played_in_round": None if t is None else t.round,
-            "forfeit": bool(t is not None and t.forfeit),
-        })
-    return {"kind": bracket.kind, "seeds": list(bracket.seeds), "matches": matches, "champion": progress.champion, "finished": progress.finished}
+        matches.append(
+            {
+                "match_key": m.id,
+                "round": m.round,
+                "bracket": name,
+                "slots": [
+                    {"source": str(src), "player": progress.slots[m.id][k]} for k, src in enumerate(m.slots)
+                ],
+                "winner_to": m.winner_to[0] if m.winner_to else None,
+                "loser_to": m.loser_to[0] if m.loser_to else None,
+                "best_of": m.best_of,
+                "status": status,
+                "winner": progress.winners.get(m.id),
+                "conditional": m.conditional,
+                "played_in_round": None if t is None else t.round,
+                "forfeit": bool(t is not None and t.forfeit),
+            }
+        )
+    return {
+        "kind": bracket.kind,
+        "seeds": list(bracket.seeds),
+        "matches": matches,
+        "champion": progress.champion,
+        "finished": progress.finished,
+    }
 
 
 def _placement_rows(state, bracket: Bracket, players) -> list[dict]:
@@ -360,7 +462,15 @@ def _placement_rows(state, bracket: Bracket, players) -> list[dict]:
             rows.append((1, seed[p], p, "still in the bracket"))
     rows.sort()
     return [
-        {"rank": r, "player": p, "points": float(wins.get(p, 0)), "seed": s + 1, "tiebreaks": {}, "explain": {"placement": [text]}, "dropped": p in dropped}
+        {
+            "rank": r,
+            "player": p,
+            "points": float(wins.get(p, 0)),
+            "seed": s + 1,
+            "tiebreaks": {},
+            "explain": {"placement": [text]},
+            "dropped": p in dropped,
+        }
         for r, s, p, text in rows
     ]
 
@@ -371,9 +481,12 @@ def _elim_standings(state):
 
 # -- pods --------------------------------------------------------------------------------------------
 
+
 def pod_config(state) -> PodConfig:
     c = state.spec.config
-    return PodConfig(state.spec.seats_per_match, c["min_seats"], tuple(c["placement_points"]), c["bye_points"])
+    return PodConfig(
+        state.spec.seats_per_match, c["min_seats"], tuple(c["placement_points"]), c["bye_points"]
+    )
 
 
 def _pod_finish(table: Table) -> PodResult:
@@ -384,7 +497,10 @@ def _pod_finish(table: Table) -> PodResult:
 
 
 def _pod_standings(state):
-    rounds = [PodRound(r.round, tuple(state.tables[i].players for i in _keys(state, r)), r.byes) for r in _rounds(state, "main")]
+    rounds = [
+        PodRound(r.round, tuple(state.tables[i].players for i in _keys(state, r)), r.byes)
+        for r in _rounds(state, "main")
+    ]
     results = [_pod_finish(t) for t in state.tables if t.stage == "main" and t.decided]
     return pod_standings(state.everyone, rounds, results, pod_config(state))
 
@@ -448,12 +564,29 @@ def _pods_next(state):
         active = set(_active(state))
         ranked = [s.player for s in _pod_standings(state) if s.player in active]
         pr = make_pod_round(ranked, n, pod_config(state))
-        tables = [{"match_key": f"R{n}-T{k}", "players": list(pod), "best_of": 1, "group": None} for k, pod in enumerate(pr.pods, start=1)]
+        tables = [
+            {"match_key": f"R{n}-T{k}", "players": list(pod), "best_of": 1, "group": None}
+            for k, pod in enumerate(pr.pods, start=1)
+        ]
         how = "by seed" if main == 0 else "by standings"
-        return _event(state, n, "main", tables, list(pr.byes), {"method": f"snake seeding {how}", "pod_sizes": [len(p) for p in pr.pods], "rounds": total})
+        return _event(
+            state,
+            n,
+            "main",
+            tables,
+            list(pr.byes),
+            {"method": f"snake seeding {how}", "pod_sizes": [len(p) for p in pr.pods], "rounds": total},
+        )
     final = list(pods_advancing(state))
     explanation = {"method": f"final pod: {state.spec.config['advance']}", "advancing": final}
-    return _event(state, n, "final", [{"match_key": FINAL_KEY, "players": final, "best_of": 1, "group": None}], [], explanation)
+    return _event(
+        state,
+        n,
+        "final",
+        [{"match_key": FINAL_KEY, "players": final, "best_of": 1, "group": None}],
+        [],
+        explanation,
+    )
 
 
 def _pods_rows(state):
@@ -481,14 +614,22 @@ def _pods_rows(state):
         explain = {"PTS": sorted(terms[s.player], key=lambda t: t[0]), "pod_wins": [s.pod_wins]}
         if s.player in final_place:
             explain["final"] = [final_place[s.player]]
-        rows.append({
-            "rank": rank[s.player], "player": s.player, "points": float(s.points), "seed": state.everyone.index(s.player) + 1,
-            "tiebreaks": {"pod_wins": s.pod_wins}, "explain": explain, "dropped": s.player in dropped,
-        })
+        rows.append(
+            {
+                "rank": rank[s.player],
+                "player": s.player,
+                "points": float(s.points),
+                "seed": state.everyone.index(s.player) + 1,
+                "tiebreaks": {"pod_wins": s.pod_wins},
+                "explain": explain,
+                "dropped": s.player in dropped,
+            }
+        )
     return rows
 
 
 # -- groups then playoffs ----------------------------------------------------------------------------
+
 
 def group_name(k: int) -> str:
     return chr(ord("A") + k) if k < 26 else f"G{k + 1}"
@@ -518,8 +659,12 @@ def _group_plays_round(state, name, members, n) -> bool:
     if c["group_format"] == "round_robin":
         return True
     return _swiss_pairable(
-        list(members), duel_results(state, stages=("group",), group=name), n, scoring_of(c["scoring"]),
-        state.dropped_set & set(members), (),
+        list(members),
+        duel_results(state, stages=("group",), group=name),
+        n,
+        scoring_of(c["scoring"]),
+        state.dropped_set & set(members),
+        (),
     )
 
 
@@ -546,7 +691,9 @@ def compute_playoff_seeds(state) -> tuple[str, ...]:
     (or now, if it is not seeded yet): a later drop does not reseed it."""
     seeded_at = next((r.round for r in state.rounds if r.stage == "playoff"), None)
     dropped = {p for p, at in state.dropped if seeded_at is None or at < seeded_at}
-    ranked = [[r["player"] for r in rows if r["player"] not in dropped] for rows in group_rows(state).values()]
+    ranked = [
+        [r["player"] for r in rows if r["player"] not in dropped] for rows in group_rows(state).values()
+    ]
     return playoff_seeds(ranked, state.spec.config["advance_per_group"])
 
 
@@ -567,14 +714,24 @@ def _groups_next(state):
             else:
                 results = duel_results(state, stages=("group",), group=name)
                 t, b, ex = _swiss_pair(
-                    list(members), results, n, scoring_of(c["scoring"]), dropped & set(members), (), c["group_best_of"], f"{name}-", name,
+                    list(members),
+                    results,
+                    n,
+                    scoring_of(c["scoring"]),
+                    dropped & set(members),
+                    (),
+                    c["group_best_of"],
+                    f"{name}-",
+                    name,
                 )
                 explanation["groups"][name] = ex
             tables += t  # the table's round is the global round; its key names the group round
             byes += b
         return _event(state, rnd, "group", tables, byes, explanation)
     seeds = state.playoff_seeds if state.playoff_seeds is not None else compute_playoff_seeds(state)
-    bracket = _bracket(c["playoff"], tuple(seeds), _hashable(c["best_of"]), c["third_place"], c["bracket_reset"])
+    bracket = _bracket(
+        c["playoff"], tuple(seeds), _hashable(c["best_of"]), c["third_place"], c["bracket_reset"]
+    )
     event = _elim_wave(dataclasses.replace(state, playoff_seeds=tuple(seeds)), bracket, "playoff")
     if event is not None and state.playoff_seeds is None:
         event["explanation"]["playoff_seeds"] = list(seeds)
@@ -616,22 +773,39 @@ def _groups_standings(state):
 
 # -- dispatch ----------------------------------------------------------------------------------------
 
+
 def _event(state, n, stage, tables, byes, explanation) -> dict:
     return {
-        "kind": "round_paired", "round": n, "stage": stage, "tables": tables, "byes": byes,
+        "kind": "round_paired",
+        "round": n,
+        "stage": stage,
+        "tables": tables,
+        "byes": byes,
         "explanation": json.loads(json.dumps(explanation)),
     }
 
 
 NEXT = {
-    "round_robin": _rr_next, "swiss": _swiss_next, "single_elimination": _elim_next,
-    "double_elimination": _elim_next, "pods": _pods_next, "groups_playoffs": _groups_next,
+    "round_robin": _rr_next,
+    "swiss": _swiss_next,
+    "single_elimination": _elim_next,
+    "double_elimination": _elim_next,
+    "pods": _pods_next,
+    "groups_playoffs": _groups_next,
 }
 REMAINING = {
-    "round_robin": _rr_remaining, "swiss": _swiss_remaining, "single_elimination": _elim_remaining,
-    "double_elimination": _elim_remaining, "pods": _pods_remaining, "groups_playoffs": _groups_remaining,
+    "round_robin": _rr_remaining,
+    "swiss": _swiss_remaining,
+    "single_elimination": _elim_remaining,
+    "double_elimination": _elim_remaining,
+    "pods": _pods_remaining,
+    "groups_playoffs": _groups_remaining,
 }
 STANDINGS = {
-    "round_robin": _league_standings, "swiss": _swiss_standings, "single_elimination": _elim_standings,
-    "double_elimination": _elim_standings, "pods": _pods_rows, "groups_playoffs": _groups_standings,
+    "round_robin": _league_standings,
+    "swiss": _swiss_standings,
+    "single_elimination": _elim_standings,
+    "double_elimination": _elim_standings,
+    "pods": _pods_rows,
+    "groups_playoffs": _groups_standings,
 }

@@ -9,8 +9,9 @@ config holds only JSON values (str, int, float, bool, None, lists, dicts), so a 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .common import CHESS, MATCH_POINTS, FormatError, Scoring
 from .tiebreaks import Tiebreak
@@ -32,11 +33,13 @@ def _bad(key: str, detail: str) -> FormatError:
 
 # -- option checkers: (key, value, spec) -> normalised value --------------------------------------
 
+
 def _choice(*choices):
     def check(key, value, spec):
         if value not in choices:
             raise _bad(key, f"must be one of {', '.join(map(repr, choices))}, got {value!r}")
         return value
+
     return check
 
 
@@ -46,12 +49,18 @@ def _int(lo: int, hi: int | None = None, *, auto: bool = False, none: bool = Fal
             return value
         if none and value is None:
             return value
-        if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or value < lo
+            or (hi is not None and value > hi)
+        ):
             span = f">= {lo}" if hi is None else f"{lo}..{hi}"
             if auto:
                 span += ' or "auto"'
             raise _bad(key, f"must be an integer {span}, got {value!r}")
         return value
+
     return check
 
 
@@ -64,7 +73,10 @@ def _bool(key, value, spec):
 def _best_of(per_round: bool, odd: bool):
     def one(key, v):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1 or (odd and v % 2 == 0):
-            raise _bad(key, f"must be a positive {'odd ' if odd else ''}integer{' or a list of them' if per_round else ''}, got {v!r}")
+            raise _bad(
+                key,
+                f"must be a positive {'odd ' if odd else ''}integer{' or a list of them' if per_round else ''}, got {v!r}",
+            )
         return v
 
     def check(key, value, spec):
@@ -73,6 +85,7 @@ def _best_of(per_round: bool, odd: bool):
                 raise _bad(key, "an empty list")
             return [one(key, v) for v in value]
         return one(key, value)
+
     return check
 
 
@@ -91,7 +104,7 @@ def _scoring(key, value, spec):
                     raise _bad(key, f"{k} must be a number, got {v!r}")
                 out[k] = v
         return out
-    raise _bad(key, f"must be \"match_points\", \"chess\" or {{win, draw, loss}}, got {value!r}")
+    raise _bad(key, f'must be "match_points", "chess" or {{win, draw, loss}}, got {value!r}')
 
 
 def _tiebreaks(key, value, spec):
@@ -120,7 +133,11 @@ def _forbidden(key, value, spec):
 def _points(key, value, spec):
     if value is None:
         return list(range(spec.seats_per_match, 0, -1))
-    if not isinstance(value, (list, tuple)) or not value or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value):
+    if (
+        not isinstance(value, (list, tuple))
+        or not value
+        or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in value)
+    ):
         raise _bad(key, "must be a non-empty list of numbers, best place first")
     return list(value)
 
@@ -147,44 +164,134 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option("legs", 1, "1: everyone meets once; 2: twice, seats swapped", _choice(1, 2)),
         Option("scoring", "match_points", _SCORING_DOC, _scoring),
         Option("tiebreaks", ["DE", "SB", "WIN"], _TB_DOC, _tiebreaks),
-        Option("best_of", 1, "games per match; drawn games count as draws, equal game wins draw the match", _best_of(False, False)),
+        Option(
+            "best_of",
+            1,
+            "games per match; drawn games count as draws, equal game wins draw the match",
+            _best_of(False, False),
+        ),
     ),
     "swiss": (
         Option("rounds", "auto", '"auto" = ceil(log2 players at the start), or a number', _int(1, auto=True)),
         Option("scoring", "chess", _SCORING_DOC, _scoring),
         Option("tiebreaks", ["DE", "BH-C1", "BH", "SB"], _TB_DOC, _tiebreaks),
-        Option("forbidden_pairs", [], "pairs of player ids who must never meet (the API's forbidden-pairs route takes usernames and stays editable)", _forbidden),
-        Option("best_of", 1, "games per match; drawn games count as draws, equal game wins draw the match", _best_of(False, False)),
-        Option("acceleration", "none", '"baku": the top half of the start list pairs with virtual points in the first half of the rounds (FIDE C.04.5.1)', _choice("none", "baku")),
-        Option("missed_rounds", "zero", 'a late entrant\'s missed rounds: "zero" or "half_point_bye" each', _choice("zero", "half_point_bye")),
+        Option(
+            "forbidden_pairs",
+            [],
+            "pairs of player ids who must never meet (the API's forbidden-pairs route takes usernames and stays editable)",
+            _forbidden,
+        ),
+        Option(
+            "best_of",
+            1,
+            "games per match; drawn games count as draws, equal game wins draw the match",
+            _best_of(False, False),
+        ),
+        Option(
+            "acceleration",
+            "none",
+            '"baku": the top half of the start list pairs with virtual points in the first half of the rounds (FIDE C.04.5.1)',
+            _choice("none", "baku"),
+        ),
+        Option(
+            "missed_rounds",
+            "zero",
+            'a late entrant\'s missed rounds: "zero" or "half_point_bye" each',
+            _choice("zero", "half_point_bye"),
+        ),
     ),
     "single_elimination": (
-        Option("best_of", 1, "odd games per match, or a list per round (the last repeats); drawn games are replayed", _best_of(True, True)),
+        Option(
+            "best_of",
+            1,
+            "odd games per match, or a list per round (the last repeats); drawn games are replayed",
+            _best_of(True, True),
+        ),
         Option("third_place", False, "play a third-place match between the semi-final losers", _bool),
     ),
     "double_elimination": (
-        Option("best_of", 1, "odd games per match, or a list per winners' round (the last repeats); drawn games are replayed", _best_of(True, True)),
+        Option(
+            "best_of",
+            1,
+            "odd games per match, or a list per winners' round (the last repeats); drawn games are replayed",
+            _best_of(True, True),
+        ),
         Option("bracket_reset", True, "a second grand final if the losers' champion wins the first", _bool),
     ),
     "pods": (
-        Option("min_seats", 3, "the game's minimum players per pod; never a smaller pod (lowest ranked sit out with a bye)", _int(2, 5)),
+        Option(
+            "min_seats",
+            3,
+            "the game's minimum players per pod; never a smaller pod (lowest ranked sit out with a bye)",
+            _int(2, 5),
+        ),
         Option("rounds", 3, "pod rounds before the final pod", _int(1)),
-        Option("placement_points", None, "points per finishing place, best first; default pod size down to 1 (4-3-2-1)", _points),
+        Option(
+            "placement_points",
+            None,
+            "points per finishing place, best first; default pod size down to 1 (4-3-2-1)",
+            _points,
+        ),
         Option("bye_points", 0, "points for sitting out a round", _number),
-        Option("advance", "best_overall", '"best_overall" (top of the standings) or "pod_winners" (winners of the last round\'s pods)', _choice("best_overall", "pod_winners")),
-        Option("advance_count", None, "players in the final pod (best_overall); default the pod size", _int(2, 5, none=True)),
-        Option("final_pod", True, "after the rounds the advancing players play one final pod that decides the top places", _bool),
+        Option(
+            "advance",
+            "best_overall",
+            '"best_overall" (top of the standings) or "pod_winners" (winners of the last round\'s pods)',
+            _choice("best_overall", "pod_winners"),
+        ),
+        Option(
+            "advance_count",
+            None,
+            "players in the final pod (best_overall); default the pod size",
+            _int(2, 5, none=True),
+        ),
+        Option(
+            "final_pod",
+            True,
+            "after the rounds the advancing players play one final pod that decides the top places",
+            _bool,
+        ),
     ),
     "groups_playoffs": (
         Option("groups", 2, "number of groups (snake-seeded)", _int(1)),
-        Option("group_format", "round_robin", '"round_robin" or "swiss" inside each group', _choice("round_robin", "swiss")),
-        Option("group_rounds", "auto", 'swiss groups: rounds ("auto" = ceil(log2 group size))', _int(1, auto=True)),
-        Option("group_best_of", 1, "games per group-stage match (drawn games count as draws)", _best_of(False, False)),
+        Option(
+            "group_format",
+            "round_robin",
+            '"round_robin" or "swiss" inside each group',
+            _choice("round_robin", "swiss"),
+        ),
+        Option(
+            "group_rounds",
+            "auto",
+            'swiss groups: rounds ("auto" = ceil(log2 group size))',
+            _int(1, auto=True),
+        ),
+        Option(
+            "group_best_of",
+            1,
+            "games per group-stage match (drawn games count as draws)",
+            _best_of(False, False),
+        ),
         Option("scoring", "match_points", _SCORING_DOC, _scoring),
-        Option("tiebreaks", None, _TB_DOC + "; default DE, SB, WIN (round robin) or DE, BH-C1, BH, SB (swiss)", _tiebreaks),
+        Option(
+            "tiebreaks",
+            None,
+            _TB_DOC + "; default DE, SB, WIN (round robin) or DE, BH-C1, BH, SB (swiss)",
+            _tiebreaks,
+        ),
         Option("advance_per_group", 2, "top players of each group who reach the playoff", _int(1)),
-        Option("playoff", "single_elimination", '"single_elimination" or "double_elimination"', _choice(*ELIMINATION)),
-        Option("best_of", 1, "playoff: odd games per match or a list per round; drawn games are replayed", _best_of(True, True)),
+        Option(
+            "playoff",
+            "single_elimination",
+            '"single_elimination" or "double_elimination"',
+            _choice(*ELIMINATION),
+        ),
+        Option(
+            "best_of",
+            1,
+            "playoff: odd games per match or a list per round; drawn games are replayed",
+            _best_of(True, True),
+        ),
         Option("third_place", False, "playoff (single elimination): third-place match", _bool),
         Option("bracket_reset", True, "playoff (double elimination): second grand final if needed", _bool),
     ),
@@ -225,7 +332,9 @@ def spec_check(spec: TournamentSpec | Mapping[str, Any]) -> TournamentSpec:
         if not config["min_seats"] <= config["advance_count"] <= seats:
             raise _bad("advance_count", f"the final pod seats {config['min_seats']}..{seats} players")
     if spec.format == "groups_playoffs" and config["tiebreaks"] is None:
-        config["tiebreaks"] = ["DE", "SB", "WIN"] if config["group_format"] == "round_robin" else ["DE", "BH-C1", "BH", "SB"]
+        config["tiebreaks"] = (
+            ["DE", "SB", "WIN"] if config["group_format"] == "round_robin" else ["DE", "BH-C1", "BH", "SB"]
+        )
     if spec.format == "swiss":
         config["forbidden_pairs"] = [list(p) for p in config["forbidden_pairs"]]
     return TournamentSpec(spec.format, seats, config)
@@ -236,7 +345,10 @@ def spec_describe() -> dict:
     seats = {f: {"default": 2, "allowed": [2]} for f in FORMATS}
     seats["pods"] = {"default": 4, "allowed": [3, 4, 5], "doc": "the pod size"}
     return {
-        f: {"seats_per_match": seats[f], "options": {o.name: {"default": copy.deepcopy(o.default), "doc": o.doc} for o in OPTIONS[f]}}
+        f: {
+            "seats_per_match": seats[f],
+            "options": {o.name: {"default": copy.deepcopy(o.default), "doc": o.doc} for o in OPTIONS[f]},
+        }
         for f in FORMATS
     }
 
@@ -246,7 +358,12 @@ def scoring_of(value) -> Scoring:
         return MATCH_POINTS
     if value == "chess":
         return CHESS
-    return Scoring(float(value["win"]), float(value["draw"]), float(value["loss"]), None if value.get("bye") is None else float(value["bye"]))
+    return Scoring(
+        float(value["win"]),
+        float(value["draw"]),
+        float(value["loss"]),
+        None if value.get("bye") is None else float(value["bye"]),
+    )
 
 
 def tiebreaks_of(codes) -> tuple[Tiebreak, ...]:

@@ -136,10 +136,23 @@ def state_from_json(data: dict) -> TournamentState:
     spec = TournamentSpec(data["spec"]["format"], data["spec"]["seats_per_match"], data["spec"]["config"])
     tables = tuple(
         Table(
-            t["match_key"], t["round"], t["stage"], t["group"], tuple(t["players"]), t["best_of"], _tt(t["games"]),
+            t["match_key"],
+            t["round"],
+            t["stage"],
+            t["group"],
+            tuple(t["players"]),
+            t["best_of"],
+            _tt(t["games"]),
             tuple(Report(r["by"], _tt(r["ranks"]), _tt(r["games"])) for r in t["reports"]),
-            t["status"], _tt(t["ranks"]), _tt(t["result_games"]), t["forfeit"], t["decided_by"],
-            tuple(Entry(e["kind"], e["by"], _tt(e["ranks"]), _tt(e["games"]), e["reason"], e["match_id"]) for e in t["history"]),
+            t["status"],
+            _tt(t["ranks"]),
+            _tt(t["result_games"]),
+            t["forfeit"],
+            t["decided_by"],
+            tuple(
+                Entry(e["kind"], e["by"], _tt(e["ranks"]), _tt(e["games"]), e["reason"], e["match_id"])
+                for e in t["history"]
+            ),
         )
         for t in data["tables"]
     )
@@ -150,7 +163,10 @@ def state_from_json(data: dict) -> TournamentState:
         players=tuple(data["players"]),
         late=tuple((p, r) for p, r in data["late"]),
         dropped=tuple((p, r) for p, r in data["dropped"]),
-        rounds=tuple(RoundRec(r["round"], r["stage"], tuple(r["match_keys"]), tuple(r["byes"]), r["explanation"]) for r in data["rounds"]),
+        rounds=tuple(
+            RoundRec(r["round"], r["stage"], tuple(r["match_keys"]), tuple(r["byes"]), r["explanation"])
+            for r in data["rounds"]
+        ),
         tables=tables,
         playoff_seeds=None if data["playoff_seeds"] is None else tuple(data["playoff_seeds"]),
         forbidden=tuple((a, b) for a, b in data["forbidden"]),
@@ -159,6 +175,7 @@ def state_from_json(data: dict) -> TournamentState:
 
 
 # -- series ----------------------------------------------------------------------------------------
+
 
 def series_ranks(games, players: int, best_of: int, draws_replayed: bool) -> tuple[int, ...] | None:
     """The table's ranks once `games` decide it, else None.

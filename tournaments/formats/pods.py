@@ -20,8 +20,8 @@ else is placed by points, then number of pod wins, then seed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .common import FormatError, PlayerId
 
@@ -55,7 +55,9 @@ def pod_sizes(n: int, size: int, min_size: int) -> tuple[tuple[int, ...], int]:
     if not 2 <= min_size <= size:
         raise FormatError("need 2 <= min_size <= size", code="pods/bad_size")
     if n < min_size:
-        raise FormatError(f"{n} players cannot fill a pod of at least {min_size}", code="pods/too_few_players")
+        raise FormatError(
+            f"{n} players cannot fill a pod of at least {min_size}", code="pods/too_few_players"
+        )
     pods = -(-n // size)
     if n // pods >= min_size:
         q, r = divmod(n, pods)
@@ -73,7 +75,7 @@ def snake_pods(ranked: Sequence[PlayerId], sizes: Sequence[int]) -> tuple[tuple[
     it = iter(ranked)
     remaining = sum(sizes)
     while remaining:
-        for k in (order if forward else order[::-1]):
+        for k in order if forward else order[::-1]:
             if len(pods[k]) < sizes[k] and remaining:
                 pods[k].append(next(it))
                 remaining -= 1
@@ -87,7 +89,7 @@ def make_pod_round(ranked: Sequence[PlayerId], round: int, config: PodConfig) ->
         raise FormatError("a player appears twice", code="pods/duplicate_player")
     sizes, byes = pod_sizes(len(ranked), config.size, config.min_size)
     seated = ranked[: len(ranked) - byes]
-    return PodRound(round, snake_pods(seated, sizes), ranked[len(ranked) - byes:])
+    return PodRound(round, snake_pods(seated, sizes), ranked[len(ranked) - byes :])
 
 
 def placement_points(result: PodResult, points: Sequence[float]) -> dict[PlayerId, float]:
@@ -111,7 +113,9 @@ class PodStanding:
     explanation: str
 
 
-def pod_standings(seeds: Sequence[PlayerId], rounds: Sequence[PodRound], results: Sequence[PodResult], config: PodConfig) -> list[PodStanding]:
+def pod_standings(
+    seeds: Sequence[PlayerId], rounds: Sequence[PodRound], results: Sequence[PodResult], config: PodConfig
+) -> list[PodStanding]:
     """Points, then pod wins (sole or shared first place), then seed."""
     seed_of = {p: i for i, p in enumerate(seeds)}
     points = {p: 0.0 for p in seeds}
@@ -131,7 +135,14 @@ def pod_standings(seeds: Sequence[PlayerId], rounds: Sequence[PodRound], results
     return [PodStanding(k + 1, p, points[p], wins[p], ", ".join(detail[p])) for k, p in enumerate(order)]
 
 
-def pods_advance(standings: Sequence[PodStanding], last_round: PodRound, last_results: Sequence[PodResult], *, advance: str = "best_overall", count: int = 4) -> tuple[PlayerId, ...]:
+def pods_advance(
+    standings: Sequence[PodStanding],
+    last_round: PodRound,
+    last_results: Sequence[PodResult],
+    *,
+    advance: str = "best_overall",
+    count: int = 4,
+) -> tuple[PlayerId, ...]:
     """Who plays the final pod: the best `count` overall, or the winner of each last-round pod
     (a tie for first: the better-ranked overall) — in standings order."""
     rank = {s.player: s.rank for s in standings}
@@ -143,7 +154,9 @@ def pods_advance(standings: Sequence[PodStanding], last_round: PodRound, last_re
     raise FormatError(f"unknown advance rule {advance!r}", code="pods/bad_advance")
 
 
-def pods_final_placements(standings: Sequence[PodStanding], final: PodResult) -> tuple[tuple[int, PlayerId], ...]:
+def pods_final_placements(
+    standings: Sequence[PodStanding], final: PodResult
+) -> tuple[tuple[int, PlayerId], ...]:
     """Final pod decides places 1..k (tied finishers share a place); the rest follow in standings order."""
     out, place = [], 1
     finalists = set()

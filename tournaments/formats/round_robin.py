@@ -17,8 +17,8 @@ Standings: `league_standings` is `tiebreaks.standings` with the league's points 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .common import FormatError, MatchResult, Pairing, PlayerId, Scoring
 
@@ -71,13 +71,21 @@ def round_robin_schedule(players: Sequence[PlayerId], *, legs: int = 1) -> tuple
     return tuple(rounds)
 
 
-def league_standings(players: Sequence[PlayerId], results: Sequence[MatchResult], *, scoring: Scoring | None = None, tiebreaks=None):
+def league_standings(
+    players: Sequence[PlayerId],
+    results: Sequence[MatchResult],
+    *,
+    scoring: Scoring | None = None,
+    tiebreaks=None,
+):
     """League table: points (default 3 for a win, 1 for a draw), then `tiebreaks` (default head-to-head,
     Sonneborn-Berger, wins, seed)."""
     from .tiebreaks import StandingsConfig, Tiebreak, standings
 
     config = StandingsConfig(
         scoring=scoring or Scoring(3.0, 1.0, 0.0),
-        tiebreaks=tuple(tiebreaks) if tiebreaks is not None else (Tiebreak.DIRECT_ENCOUNTER, Tiebreak.SONNEBORN_BERGER, Tiebreak.WINS),
+        tiebreaks=tuple(tiebreaks)
+        if tiebreaks is not None
+        else (Tiebreak.DIRECT_ENCOUNTER, Tiebreak.SONNEBORN_BERGER, Tiebreak.WINS),
     )
     return standings(players, results, config)

@@ -38,8 +38,8 @@ import math
 import random
 import time
 from collections import defaultdict
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Collection, Mapping, Sequence
 
 import networkx as nx
 
@@ -85,7 +85,9 @@ class SwissExplanation:
         for score, members in self.score_groups:
             lines.append(f"  score group {score:g}: {len(members)} players")
         for f in self.floats:
-            lines.append(f"  {f.player!r} floats {f.direction} ({f.score:g} v {f.opponent!r} {f.opponent_score:g}): {f.reason}")
+            lines.append(
+                f"  {f.player!r} floats {f.direction} ({f.score:g} v {f.opponent!r} {f.opponent_score:g}): {f.reason}"
+            )
         for c in self.constraints:
             lines.append(f"  constraint: {c}")
         if self.bye:
@@ -142,7 +144,9 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
     last: dict[PlayerId, tuple[int, int]] = {}
     for r in results:
         if r.seat0 not in seed_of or (r.seat1 is not None and r.seat1 not in seed_of):
-            raise FormatError(f"result of round {r.round} names an unknown player", code="swiss/unknown_player")
+            raise FormatError(
+                f"result of round {r.round} names an unknown player", code="swiss/unknown_player"
+            )
         score[r.seat0] += scoring.points(r, r.seat0)
         if r.seat1 is None:
             if not r.forfeit:  # a missed round (late entry) is not the pairing-allocated bye
@@ -190,7 +194,10 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
         had_bye=[p in had_bye or p in forfeit_won for p in active],
         imbalance=[seat_diff[p] for p in active],
         last_seat=[last[p][1] if p in last else None for p in active],
-        group=group, pos=pos, gsize=gsize, unit=unit,
+        group=group,
+        pos=pos,
+        gsize=gsize,
+        unit=unit,
     )
     state.bye_rounds = {rank[p]: r for p, r in had_bye.items() if p in rank}
     state.forfeit_rounds = {rank[p]: r for p, r in forfeit_won.items() if p in rank and p not in had_bye}
@@ -383,9 +390,14 @@ def swiss_pair_round(
     unpaired = tuple(st.ids[p] for p in range(n) if p not in mate)
     failure = None
     if unpaired:
-        failure = Problem("swiss/no_legal_pairing", f"no legal pairing pairs everyone: {len(unpaired)} left unpaired (rematches, forbidden pairs or byes exhausted)")
+        failure = Problem(
+            "swiss/no_legal_pairing",
+            f"no legal pairing pairs everyone: {len(unpaired)} left unpaired (rematches, forbidden pairs or byes exhausted)",
+        )
     explanation = _explain(st, round, pairs, bye_idx, method)
-    return SwissRound(round, tuple(pairings), None if bye_idx is None else st.ids[bye_idx], unpaired, explanation, failure)
+    return SwissRound(
+        round, tuple(pairings), None if bye_idx is None else st.ids[bye_idx], unpaired, explanation, failure
+    )
 
 
 def _explain(st: _State, round: int, pairs, bye_idx, method) -> SwissExplanation:
@@ -405,14 +417,20 @@ def _explain(st: _State, round: int, pairs, bye_idx, method) -> SwissExplanation
             banned = [ids[q] for q in mates if q in st.forbidden[player]]
             parts = []
             if len(mates) % 2 == 0:
-                parts.append(f"score group {st.score[player]:g} has an odd number of players ({len(mates) + 1})")
+                parts.append(
+                    f"score group {st.score[player]:g} has an odd number of players ({len(mates) + 1})"
+                )
             if played:
-                parts.append("already played " + ", ".join(map(repr, played[:8])) + (" …" if len(played) > 8 else ""))
+                parts.append(
+                    "already played " + ", ".join(map(repr, played[:8])) + (" …" if len(played) > 8 else "")
+                )
             if banned:
                 parts.append("forbidden with " + ", ".join(map(repr, banned)))
             if not parts:
                 parts.append("the rest of its score group could only be paired this way")
-            floats.append(Float(ids[player], direction, st.score[player], st.score[other], ids[other], "; ".join(parts)))
+            floats.append(
+                Float(ids[player], direction, st.score[player], st.score[other], ids[other], "; ".join(parts))
+            )
     constraints = []
     for i in range(len(ids)):
         for j in sorted(st.forbidden[i]):
@@ -424,8 +442,11 @@ def _explain(st: _State, round: int, pairs, bye_idx, method) -> SwissExplanation
     if bye_idx is not None:
         below = [i for i in range(bye_idx + 1, len(ids))]
         skipped = [
-            f"{ids[i]!r} (bye in round {st.bye_rounds[i]})" if i in st.bye_rounds else f"{ids[i]!r} (won by forfeit in round {st.forfeit_rounds[i]})"
-            for i in below if st.had_bye[i]
+            f"{ids[i]!r} (bye in round {st.bye_rounds[i]})"
+            if i in st.bye_rounds
+            else f"{ids[i]!r} (won by forfeit in round {st.forfeit_rounds[i]})"
+            for i in below
+            if st.had_bye[i]
         ]
         others = [repr(ids[i]) for i in below if not st.had_bye[i]]
         reason = f"lowest-ranked player ({st.score[bye_idx]:g} points) without a bye"
@@ -437,7 +458,9 @@ def _explain(st: _State, round: int, pairs, bye_idx, method) -> SwissExplanation
     return SwissExplanation(round, score_groups, tuple(floats), tuple(constraints), bye, method)
 
 
-def _simulate_results(pairing: SwissRound, rnd: random.Random, strength: Mapping[PlayerId, float]) -> list[MatchResult]:
+def _simulate_results(
+    pairing: SwissRound, rnd: random.Random, strength: Mapping[PlayerId, float]
+) -> list[MatchResult]:
     out = []
     for p in pairing.pairings:
         if p.seat1 is None:
@@ -446,12 +469,25 @@ def _simulate_results(pairing: SwissRound, rnd: random.Random, strength: Mapping
         a, b = strength[p.seat0], strength[p.seat1]
         x = rnd.random()
         expected = 1 / (1 + 10 ** ((b - a) / 400))
-        outcome = Outcome.WIN if x < expected * 0.9 else Outcome.LOSS if x > 1 - (1 - expected) * 0.9 else Outcome.DRAW
+        outcome = (
+            Outcome.WIN
+            if x < expected * 0.9
+            else Outcome.LOSS
+            if x > 1 - (1 - expected) * 0.9
+            else Outcome.DRAW
+        )
         out.append(MatchResult(p.round, p.seat0, p.seat1, outcome))
     return out
 
 
-def bench_swiss(n_players: int, rounds: int = 1, seed: int = 0, *, prior_rounds: int = 3, config: SwissConfig | None = None) -> float:
+def bench_swiss(
+    n_players: int,
+    rounds: int = 1,
+    seed: int = 0,
+    *,
+    prior_rounds: int = 3,
+    config: SwissConfig | None = None,
+) -> float:
     """Mean seconds to pair one round of `n_players`, over `rounds` timed rounds played after
     `prior_rounds` simulated ones (results drawn from a seeded Elo model)."""
     rnd = random.Random(seed)

@@ -84,23 +84,45 @@ class Tiebreak(str, enum.Enum):
 
 #: Acronym → (source, implemented). The machine-readable copy of the table above (tested).
 TIEBREAK_TABLE: dict[str, tuple[str, bool]] = {
-    "PTS": ("scoring", True), "DE": ("FIDE C.07 Art. 6", True), "WIN": ("FIDE C.07 Art. 7.1", True),
-    "WON": ("FIDE C.07 Art. 7.2", False), "BPG": ("FIDE C.07 Art. 7.3", False), "BWG": ("FIDE C.07 Art. 7.4", False),
-    "PS": ("FIDE C.07 Art. 7.5", False), "GE": ("FIDE C.07 Art. 7.6", False), "BH": ("FIDE C.07 Art. 8.1", True),
-    "BH-C1": ("FIDE C.07 Art. 8.1, 14", True), "BH-M1": ("FIDE C.07 Art. 8.1, 14", True),
-    "AOB": ("FIDE C.07 Art. 8.2", False), "FB": ("FIDE C.07 Art. 8.3", False), "SB": ("FIDE C.07 Art. 9.1", True),
-    "KS": ("FIDE C.07 Art. 9.2", False), "ARO": ("FIDE C.07 Art. 10.1", False), "TPR": ("FIDE C.07 Art. 10.2", False),
-    "PTP": ("FIDE C.07 Art. 10.3", False), "APRO": ("FIDE C.07 Art. 10.4", False), "APPO": ("FIDE C.07 Art. 10.5", False),
-    "OMW%": ("MTR Appendix C", True), "GW%": ("MTR Appendix C", True), "OGW%": ("MTR Appendix C", True),
+    "PTS": ("scoring", True),
+    "DE": ("FIDE C.07 Art. 6", True),
+    "WIN": ("FIDE C.07 Art. 7.1", True),
+    "WON": ("FIDE C.07 Art. 7.2", False),
+    "BPG": ("FIDE C.07 Art. 7.3", False),
+    "BWG": ("FIDE C.07 Art. 7.4", False),
+    "PS": ("FIDE C.07 Art. 7.5", False),
+    "GE": ("FIDE C.07 Art. 7.6", False),
+    "BH": ("FIDE C.07 Art. 8.1", True),
+    "BH-C1": ("FIDE C.07 Art. 8.1, 14", True),
+    "BH-M1": ("FIDE C.07 Art. 8.1, 14", True),
+    "AOB": ("FIDE C.07 Art. 8.2", False),
+    "FB": ("FIDE C.07 Art. 8.3", False),
+    "SB": ("FIDE C.07 Art. 9.1", True),
+    "KS": ("FIDE C.07 Art. 9.2", False),
+    "ARO": ("FIDE C.07 Art. 10.1", False),
+    "TPR": ("FIDE C.07 Art. 10.2", False),
+    "PTP": ("FIDE C.07 Art. 10.3", False),
+    "APRO": ("FIDE C.07 Art. 10.4", False),
+    "APPO": ("FIDE C.07 Art. 10.5", False),
+    "OMW%": ("MTR Appendix C", True),
+    "GW%": ("MTR Appendix C", True),
+    "OGW%": ("MTR Appendix C", True),
     "SEED": ("C.07 Art. 4.2 (instead of lots)", True),
 }
 
 
 #: Acronym → the name FIDE C.07 (or the MTR) gives it, modifier included, as people read it.
 TIEBREAK_NAMES: dict[str, str] = {
-    "PTS": "Points", "DE": "Direct Encounter", "WIN": "Number of Wins", "BH": "Buchholz",
-    "BH-C1": "Buchholz Cut-1", "BH-M1": "Buchholz Median-1", "SB": "Sonneborn-Berger",
-    "OMW%": "Opponents' Match-Win Percentage", "GW%": "Game-Win Percentage", "OGW%": "Opponents' Game-Win Percentage",
+    "PTS": "Points",
+    "DE": "Direct Encounter",
+    "WIN": "Number of Wins",
+    "BH": "Buchholz",
+    "BH-C1": "Buchholz Cut-1",
+    "BH-M1": "Buchholz Median-1",
+    "SB": "Sonneborn-Berger",
+    "OMW%": "Opponents' Match-Win Percentage",
+    "GW%": "Game-Win Percentage",
+    "OGW%": "Opponents' Game-Win Percentage",
     "SEED": "Seed (instead of drawing lots)",
 }
 
@@ -108,7 +130,12 @@ TIEBREAK_NAMES: dict[str, str] = {
 @dataclass(frozen=True)
 class StandingsConfig:
     scoring: Scoring = CHESS
-    tiebreaks: tuple[Tiebreak, ...] = (Tiebreak.DIRECT_ENCOUNTER, Tiebreak.BUCHHOLZ_CUT1, Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)
+    tiebreaks: tuple[Tiebreak, ...] = (
+        Tiebreak.DIRECT_ENCOUNTER,
+        Tiebreak.BUCHHOLZ_CUT1,
+        Tiebreak.BUCHHOLZ,
+        Tiebreak.SONNEBORN_BERGER,
+    )
 
 
 #: One number behind a tie-break: (round, opponent, value); opponent None is a dummy opponent
@@ -203,7 +230,9 @@ class _Tables:
                         missed = scoring.points(MatchResult(rnd, seat0, None, outcome, forfeit=True), seat0)
                         add[a]((rnd, -1, missed, outcome is win, a, -1, 0.0, 0))
                         continue
-                    add[a]((rnd, -1, bye_points, bye_won, a, -1, 6.0, 2))  # a bye is two game wins (MTR Appendix C)
+                    add[a](
+                        (rnd, -1, bye_points, bye_won, a, -1, 6.0, 2)
+                    )  # a bye is two game wins (MTR Appendix C)
                     continue
                 b = idx[seat1]
                 pa, pb = forfeited[outcome] if forfeit else played[outcome]
@@ -219,9 +248,13 @@ class _Tables:
         except KeyError:
             for result in results:  # name the first unknown player, as a one-by-one pass would
                 if result.seat0 not in idx:
-                    raise FormatError(f"result names unknown player {result.seat0!r}", code="standings/unknown_player") from None
+                    raise FormatError(
+                        f"result names unknown player {result.seat0!r}", code="standings/unknown_player"
+                    ) from None
                 if result.seat1 is not None and result.seat1 not in idx:
-                    raise FormatError(f"result names unknown player {result.seat1!r}", code="standings/unknown_player") from None
+                    raise FormatError(
+                        f"result names unknown player {result.seat1!r}", code="standings/unknown_player"
+                    ) from None
             raise
         self.rounds = rounds = [len(e) // _FIELDS for e in entries]
         # Flat columns, player after player: player i's entries are spans[i] = [start, end).
@@ -284,15 +317,23 @@ class _Tables:
             for keep, code, cut_low, cut_high in plan:
                 lo = min(cut_low, size)
                 hi = min(cut_high, size - lo)
-                kept = ordered[lo:size - hi]
-                keep((float(sum(t[2] for t in kept)), tuple(sorted(kept)), tuple(ordered[:lo] + ordered[size - hi:])))
+                kept = ordered[lo : size - hi]
+                keep(
+                    (
+                        float(sum(t[2] for t in kept)),
+                        tuple(sorted(kept)),
+                        tuple(ordered[:lo] + ordered[size - hi :]),
+                    )
+                )
         out = {}
         for code, rows in parts.items():
             values, kept_terms, cut_terms = zip(*rows) if rows else ((), (), ())
             out[code] = _values(code, values, kept_terms, cut_terms)
         return out
 
-    def _exact_buchholz_columns(self, cuts: dict[str, tuple[int, int]], scores: list[float], terms: tuple, in_order: bool) -> dict[str, list[TiebreakValue]]:
+    def _exact_buchholz_columns(
+        self, cuts: dict[str, tuple[int, int]], scores: list[float], terms: tuple, in_order: bool
+    ) -> dict[str, list[TiebreakValue]]:
         """buchholz_columns when every player has two terms or more and every sum is exact.
 
         Every score is a small multiple of 1/1024, so every sum is exact in any order: the total
@@ -321,13 +362,22 @@ class _Tables:
                 out[code] = _values(code, list(map(float, totals)), by_round, repeat(()))
             elif not cut_high:
                 without_lowest = without_lowest or list(map(_without, by_round, lowest))
-                out[code] = _values(code, list(map(float, map(sub, totals, low))), without_lowest, zip(lowest))
+                out[code] = _values(
+                    code, list(map(float, map(sub, totals, low))), without_lowest, zip(lowest)
+                )
             elif not cut_low:
-                out[code] = _values(code, list(map(float, map(sub, totals, high))), list(map(_without, by_round, highest)), zip(highest))
+                out[code] = _values(
+                    code,
+                    list(map(float, map(sub, totals, high))),
+                    list(map(_without, by_round, highest)),
+                    zip(highest),
+                )
             else:
                 without_lowest = without_lowest or list(map(_without, by_round, lowest))
                 kept = list(map(_without, without_lowest, highest))
-                out[code] = _values(code, list(map(float, map(sub, map(sub, totals, low), high))), kept, zip(lowest, highest))
+                out[code] = _values(
+                    code, list(map(float, map(sub, map(sub, totals, low), high))), kept, zip(lowest, highest)
+                )
         return out
 
     def sonneborn_berger_column(self) -> list[TiebreakValue]:
@@ -367,7 +417,10 @@ class _Tables:
     def match_wins(self) -> list[float]:
         """Every player's match-win percentage."""
         win = self.scoring.win or 1.0
-        return [max(MTG_FLOOR, points / possible) if (possible := win * rounds) else MTG_FLOOR for points, rounds in zip(self.points, self.rounds)]
+        return [
+            max(MTG_FLOOR, points / possible) if (possible := win * rounds) else MTG_FLOOR
+            for points, rounds in zip(self.points, self.rounds)
+        ]
 
     def game_wins(self) -> list[float]:
         """Every player's game-win percentage."""
@@ -382,7 +435,13 @@ class _Tables:
             counts = list(map(sub, self.rounds, self.byes))
             ends = list(accumulate(counts))
             windows = list(map(slice, [0, *ends], ends))
-            self._paired = opp, list(compress(self.rnd, paired)), list(map(self.players.__getitem__, opp)), windows, counts
+            self._paired = (
+                opp,
+                list(compress(self.rnd, paired)),
+                list(map(self.players.__getitem__, opp)),
+                windows,
+                counts,
+            )
         opp, rounds, names, windows, counts = self._paired
         values = list(map(own_pct.__getitem__, opp))
         terms = tuple(zip(rounds, names, values))
@@ -390,7 +449,9 @@ class _Tables:
             means = [sum(values[w]) / count if count else 0.0 for w, count in zip(windows, counts)]
         else:
             means = list(map(truediv, map(sum, map(values.__getitem__, windows)), counts))
-        column = _values(code, means, list(map(terms.__getitem__, windows)), repeat(()), "each opponent floored at 1/3")
+        column = _values(
+            code, means, list(map(terms.__getitem__, windows)), repeat(()), "each opponent floored at 1/3"
+        )
         if 0 in counts:
             alone = _value(code, 0.0, (), (), "no opponents")
             for i in [i for i, count in enumerate(counts) if not count]:
@@ -420,7 +481,14 @@ class _Tables:
             elif tiebreak is Tiebreak.GAME_WIN:
                 keys = list(zip(self.game_points, self.games))
                 shared = {  # one value per (game points, games): many players share them
-                    key: _value("GW%", _game_win(key), (), (), f"{key[0]:g} game points over {key[1]} games, floor 1/3") for key in set(keys)
+                    key: _value(
+                        "GW%",
+                        _game_win(key),
+                        (),
+                        (),
+                        f"{key[0]:g} game points over {key[1]} games, floor 1/3",
+                    )
+                    for key in set(keys)
                 }
                 out[tiebreak] = list(map(shared.__getitem__, keys))
             else:
@@ -465,23 +533,28 @@ def _exact_sums(scoring: Scoring, most_rounds: int) -> bool:
     True for every scoring in use (1 / ½ / 0, 3 / 1 / 0)."""
     values = {scoring.bye_points, *(v for pair in _earned(scoring).values() for v in pair)}
     return most_rounds <= 2**11 and all(
-        isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= 2**20 and float(v * 1024).is_integer() for v in values
+        isinstance(v, (int, float)) and math.isfinite(v) and abs(v) <= 2**20 and float(v * 1024).is_integer()
+        for v in values
     )
 
 
 def _without(terms: tuple, term: Term) -> tuple:
     k = terms.index(term)
-    return terms[:k] + terms[k + 1:]
+    return terms[:k] + terms[k + 1 :]
 
 
 # Frozen dataclasses set each field through object.__setattr__; standings for 10,000 players make
 # 80,000 values and 10,000 rows, so these fill the slots directly (the same fields, in order).
 _NEW = object.__new__
 _VALUE_SLOTS = tuple(getattr(TiebreakValue, f).__set__ for f in ("code", "value", "terms", "cut", "note"))
-_ROW_SLOTS = tuple(getattr(StandingRow, f).__set__ for f in ("rank", "player", "seed", "points", "values", "tied"))
+_ROW_SLOTS = tuple(
+    getattr(StandingRow, f).__set__ for f in ("rank", "player", "seed", "points", "values", "tied")
+)
 
 
-def _value(code: str, value: float | None, terms: tuple = (), cut: tuple = (), note: str = "") -> TiebreakValue:
+def _value(
+    code: str, value: float | None, terms: tuple = (), cut: tuple = (), note: str = ""
+) -> TiebreakValue:
     """TiebreakValue(code, value, terms, cut, note)."""
     made = _NEW(TiebreakValue)
     set_code, set_value, set_terms, set_cut, set_note = _VALUE_SLOTS
@@ -499,7 +572,9 @@ _third = itemgetter(2)  # a term's value
 _consume = deque(maxlen=0).extend
 
 
-def _values(code: str, values: Sequence, terms: Iterable, cuts: Iterable, note: str = "") -> list[TiebreakValue]:
+def _values(
+    code: str, values: Sequence, terms: Iterable, cuts: Iterable, note: str = ""
+) -> list[TiebreakValue]:
     """[TiebreakValue(code, v, t, c, note) for v, t, c in zip(values, terms, cuts)]."""
     return _made(TiebreakValue, _VALUE_SLOTS, len(values), (repeat(code), values, terms, cuts, repeat(note)))
 
@@ -520,7 +595,9 @@ def _game_win(key: tuple[float, int]) -> float:
     return max(MTG_FLOOR, game_points / (3.0 * games)) if games else MTG_FLOOR
 
 
-def standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None) -> list[StandingRow]:
+def standings(
+    players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None
+) -> list[StandingRow]:
     """Rank `players` (given in seed order) by points, then `config.tiebreaks` in order, then seed.
 
     Each tie-break only separates players still tied on everything before it (C.07 Art. 4.2).
@@ -569,7 +646,9 @@ def _collector_held():
                     gc.enable()
 
 
-def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig) -> list[StandingRow]:
+def _standings(
+    players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig
+) -> list[StandingRow]:
     tables = _Tables(players, results, config.scoring)
     n = len(tables.players)
     # Values of the order-independent tie-breaks, for every player (rows explain all of them).
@@ -615,7 +694,14 @@ def _standings(players: Sequence[PlayerId], results: Sequence[MatchResult], conf
     values = zip(*columns) if columns else repeat((), n)
     players, points = tables.players, tables.points
     # StandingRow(rank, player, seed, points, values, tied), in order
-    fields = (range(1, n + 1), map(players.__getitem__, order), map(add, order, repeat(1)), map(points.__getitem__, order), values, map(point_group.__getitem__, order))
+    fields = (
+        range(1, n + 1),
+        map(players.__getitem__, order),
+        map(add, order, repeat(1)),
+        map(points.__getitem__, order),
+        values,
+        map(point_group.__getitem__, order),
+    )
     return _made(StandingRow, _ROW_SLOTS, n, fields)
 
 
@@ -646,7 +732,19 @@ def bench_standings(n_players: int, rounds: int = 14, seed: int = 0) -> float:
         for k in range(0, len(order), 2):
             a, b = order[k], order[k + 1]
             outcome = rnd.choice((Outcome.WIN, Outcome.DRAW, Outcome.LOSS))
-            results.append(MatchResult(r, a, b, outcome, games=(2, rnd.randint(0, 1), 0) if outcome is Outcome.WIN else (rnd.randint(0, 1), 2, 0) if outcome is Outcome.LOSS else (1, 1, 1)))
+            results.append(
+                MatchResult(
+                    r,
+                    a,
+                    b,
+                    outcome,
+                    games=(2, rnd.randint(0, 1), 0)
+                    if outcome is Outcome.WIN
+                    else (rnd.randint(0, 1), 2, 0)
+                    if outcome is Outcome.LOSS
+                    else (1, 1, 1),
+                )
+            )
             score[a] += {Outcome.WIN: 1, Outcome.DRAW: 0.5, Outcome.LOSS: 0}[outcome]
             score[b] += {Outcome.WIN: 0, Outcome.DRAW: 0.5, Outcome.LOSS: 1}[outcome]
     config = StandingsConfig(tiebreaks=tuple(Tiebreak))

@@ -6,119 +6,299 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('decks', '0001_initial'),
-        ('matches', '0001_initial'),
+        ("decks", "0001_initial"),
+        ("matches", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(unique=True)),
-                ('name', models.CharField(max_length=120)),
-                ('game', models.CharField(db_index=True, max_length=40)),
-                ('options', models.JSONField(default=dict, help_text='Resolved rule options of every match.')),
-                ('format', models.CharField(db_index=True, max_length=30)),
-                ('config', models.JSONField(default=dict, help_text='Resolved format options (see /api/tournament-formats/).')),
-                ('seats_per_match', models.PositiveSmallIntegerField(default=2)),
-                ('result_mode', models.CharField(choices=[('snakepit', 'played on Snakepit'), ('table', 'played at a table and reported')], default='snakepit', max_length=10)),
-                ('seeding', models.CharField(choices=[('manual', 'Manual'), ('random', 'Random'), ('rating', 'Rating')], default='random', max_length=10)),
-                ('registration_cap', models.PositiveIntegerField(blank=True, null=True)),
-                ('check_in_required', models.BooleanField(default=False)),
-                ('check_in_opens_at', models.DateTimeField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration'), ('running', 'Running'), ('finished', 'Finished')], db_index=True, default='draft', max_length=15)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('organiser', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='organised_tournaments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.SlugField(unique=True)),
+                ("name", models.CharField(max_length=120)),
+                ("game", models.CharField(db_index=True, max_length=40)),
+                (
+                    "options",
+                    models.JSONField(default=dict, help_text="Resolved rule options of every match."),
+                ),
+                ("format", models.CharField(db_index=True, max_length=30)),
+                (
+                    "config",
+                    models.JSONField(
+                        default=dict, help_text="Resolved format options (see /api/tournament-formats/)."
+                    ),
+                ),
+                ("seats_per_match", models.PositiveSmallIntegerField(default=2)),
+                (
+                    "result_mode",
+                    models.CharField(
+                        choices=[
+                            ("snakepit", "played on Snakepit"),
+                            ("table", "played at a table and reported"),
+                        ],
+                        default="snakepit",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "seeding",
+                    models.CharField(
+                        choices=[("manual", "Manual"), ("random", "Random"), ("rating", "Rating")],
+                        default="random",
+                        max_length=10,
+                    ),
+                ),
+                ("registration_cap", models.PositiveIntegerField(blank=True, null=True)),
+                ("check_in_required", models.BooleanField(default=False)),
+                ("check_in_opens_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("registration", "Registration"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        db_index=True,
+                        default="draft",
+                        max_length=15,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "organiser",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="organised_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEntry',
+            name="TournamentEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player', models.CharField(max_length=20)),
-                ('bot', models.CharField(blank=True, default='', max_length=40)),
-                ('seed', models.PositiveIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('registered', 'Registered'), ('checked_in', 'Checked In'), ('dropped', 'Dropped')], default='registered', max_length=12)),
-                ('deck_version', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='decks.deckversion')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournament_entries', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player", models.CharField(max_length=20)),
+                ("bot", models.CharField(blank=True, default="", max_length=40)),
+                ("seed", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("registered", "Registered"),
+                            ("checked_in", "Checked In"),
+                            ("dropped", "Dropped"),
+                        ],
+                        default="registered",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "deck_version",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="decks.deckversion",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'seed', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'player'), name='tournament_entry_unique_player'), models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('tournament', 'user'), name='tournament_entry_one_per_user')],
+                "ordering": ["tournament", "seed", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "player"), name="tournament_entry_unique_player"
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", False)),
+                        fields=("tournament", "user"),
+                        name="tournament_entry_one_per_user",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEvent',
+            name="TournamentEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(max_length=30)),
-                ('payload', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("kind", models.CharField(max_length=30)),
+                ("payload", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'seq'), name='tournament_event_unique_seq'), models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='tournament_event_seq_positive')],
+                "ordering": ["tournament", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("tournament", "seq"), name="tournament_event_unique_seq"),
+                    models.CheckConstraint(
+                        condition=models.Q(("seq__gte", 1)), name="tournament_event_seq_positive"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TournamentMatch',
+            name="TournamentMatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('match_key', models.CharField(max_length=30)),
-                ('game_number', models.PositiveSmallIntegerField()),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='tournament_match', to='matches.match')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("match_key", models.CharField(max_length=30)),
+                ("game_number", models.PositiveSmallIntegerField()),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournament_match",
+                        to="matches.match",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'match_key', 'game_number'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'match_key', 'game_number'), name='tournament_match_unique_game')],
+                "ordering": ["tournament", "match_key", "game_number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "match_key", "game_number"), name="tournament_match_unique_game"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TournamentStanding',
+            name="TournamentStanding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player', models.CharField(max_length=20)),
-                ('rank', models.PositiveIntegerField()),
-                ('row', models.JSONField()),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player", models.CharField(max_length=20)),
+                ("rank", models.PositiveIntegerField()),
+                ("row", models.JSONField()),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'rank', 'player'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'player'), name='tournament_standing_unique_player')],
+                "ordering": ["tournament", "rank", "player"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "player"), name="tournament_standing_unique_player"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TournamentTable',
+            name="TournamentTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('match_key', models.CharField(max_length=30)),
-                ('round', models.PositiveIntegerField()),
-                ('stage', models.CharField(default='main', max_length=20)),
-                ('players', models.JSONField()),
-                ('best_of', models.PositiveSmallIntegerField(default=1)),
-                ('status', models.CharField(max_length=12)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("match_key", models.CharField(max_length=30)),
+                ("round", models.PositiveIntegerField()),
+                ("stage", models.CharField(default="main", max_length=20)),
+                ("players", models.JSONField()),
+                ("best_of", models.PositiveSmallIntegerField(default=1)),
+                ("status", models.CharField(max_length=12)),
+                ("result", models.JSONField(blank=True, null=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'round', 'match_key'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'match_key'), name='tournament_table_unique_key')],
+                "ordering": ["tournament", "round", "match_key"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "match_key"), name="tournament_table_unique_key"
+                    )
+                ],
             },
         ),
     ]

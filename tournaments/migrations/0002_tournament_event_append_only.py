@@ -18,7 +18,10 @@ SQLITE_UP = [
         WHEN snakepit_event_log_sealed() != 0
         BEGIN SELECT RAISE(ABORT, 'tournament events are append-only: DELETE refused'); END;""",
 ]
-SQLITE_DOWN = ["DROP TRIGGER IF EXISTS tournament_event_no_update;", "DROP TRIGGER IF EXISTS tournament_event_no_delete;"]
+SQLITE_DOWN = [
+    "DROP TRIGGER IF EXISTS tournament_event_no_update;",
+    "DROP TRIGGER IF EXISTS tournament_event_no_delete;",
+]
 
 
 def install(apps, schema_editor):

@@ -5,25 +5,40 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0002_tournament_event_append_only'),
+        ("tournaments", "0002_tournament_event_append_only"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TournamentSnapshot',
+            name="TournamentSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('version', models.PositiveSmallIntegerField()),
-                ('state', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                ("version", models.PositiveSmallIntegerField()),
+                ("state", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="snapshots",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', '-seq'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'seq'), name='tournament_snapshot_unique_seq')],
+                "ordering": ["tournament", "-seq"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "seq"), name="tournament_snapshot_unique_seq"
+                    )
+                ],
             },
         ),
     ]

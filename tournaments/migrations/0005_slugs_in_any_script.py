@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0004_tournament_event_no_truncate'),
+        ("tournaments", "0004_tournament_event_no_truncate"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tournament',
-            name='slug',
+            model_name="tournament",
+            name="slug",
             field=models.SlugField(allow_unicode=True, unique=True),
         ),
     ]

@@ -5,72 +5,128 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0005_slugs_in_any_script'),
+        ("tournaments", "0005_slugs_in_any_script"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='check_in_closes_at',
+            model_name="tournament",
+            name="check_in_closes_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='seed',
-            field=models.BinaryField(default=b'', max_length=32),
+            model_name="tournament",
+            name="seed",
+            field=models.BinaryField(default=b"", max_length=32),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='seed_commitment',
-            field=models.CharField(blank=True, default='', editable=False, max_length=64),
+            model_name="tournament",
+            name="seed_commitment",
+            field=models.CharField(blank=True, default="", editable=False, max_length=64),
         ),
         migrations.AddField(
-            model_name='tournamententry',
-            name='name',
-            field=models.CharField(blank=True, default='', help_text="Imported tournaments: the player's name there.", max_length=150),
+            model_name="tournamententry",
+            name="name",
+            field=models.CharField(
+                blank=True,
+                default="",
+                help_text="Imported tournaments: the player's name there.",
+                max_length=150,
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='seeding',
-            field=models.CharField(choices=[('manual', 'Manual'), ('random', 'Random'), ('rating', 'Rating'), ('registration', 'Registration')], default='random', max_length=12),
+            model_name="tournament",
+            name="seeding",
+            field=models.CharField(
+                choices=[
+                    ("manual", "Manual"),
+                    ("random", "Random"),
+                    ("rating", "Rating"),
+                    ("registration", "Registration"),
+                ],
+                default="random",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='status',
-            field=models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration'), ('running', 'Running'), ('finished', 'Finished'), ('cancelled', 'Cancelled')], db_index=True, default='draft', max_length=15),
+            model_name="tournament",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("draft", "Draft"),
+                    ("registration", "Registration"),
+                    ("running", "Running"),
+                    ("finished", "Finished"),
+                    ("cancelled", "Cancelled"),
+                ],
+                db_index=True,
+                default="draft",
+                max_length=15,
+            ),
         ),
         migrations.CreateModel(
-            name='TournamentWebhook',
+            name="TournamentWebhook",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(max_length=500)),
-                ('secret', models.CharField(editable=False, max_length=64)),
-                ('events', models.JSONField(default=list, help_text='Event names; empty: all of them.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhooks', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.URLField(max_length=500)),
+                ("secret", models.CharField(editable=False, max_length=64)),
+                ("events", models.JSONField(default=list, help_text="Event names; empty: all of them.")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhooks",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'pk'],
+                "ordering": ["tournament", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentWebhookDelivery',
+            name="TournamentWebhookDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event', models.CharField(max_length=30)),
-                ('payload', models.JSONField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('delivered', 'Delivered'), ('failed', 'Failed')], db_index=True, default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('response_status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('last_error', models.CharField(blank=True, default='', max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('delivered_at', models.DateTimeField(blank=True, null=True)),
-                ('webhook', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='tournaments.tournamentwebhook')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("event", models.CharField(max_length=30)),
+                ("payload", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Pending"), ("delivered", "Delivered"), ("failed", "Failed")],
+                        db_index=True,
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("response_status", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("last_error", models.CharField(blank=True, default="", max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("delivered_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "webhook",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deliveries",
+                        to="tournaments.tournamentwebhook",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['webhook', '-pk'],
+                "ordering": ["webhook", "-pk"],
             },
         ),
     ]

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0006_organiser_controls'),
+        ("tournaments", "0006_organiser_controls"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='rounds_start',
-            field=models.CharField(choices=[('at_once', "a round's Snakepit matches start as it is paired"), ('on_organiser', 'a paired round waits for the organiser to start it (and may be re-paired until then)')], default='at_once', max_length=12),
+            model_name="tournament",
+            name="rounds_start",
+            field=models.CharField(
+                choices=[
+                    ("at_once", "a round's Snakepit matches start as it is paired"),
+                    (
+                        "on_organiser",
+                        "a paired round waits for the organiser to start it (and may be re-paired until then)",
+                    ),
+                ],
+                default="at_once",
+                max_length=12,
+            ),
         ),
     ]

@@ -22,12 +22,16 @@ class Command(BaseCommand):
         parser.add_argument("game", choices=game_keys())
         parser.add_argument("--matches", type=int, default=10)
         parser.add_argument(
-            "--bots", nargs="+", default=["heuristic", "random"],
+            "--bots",
+            nargs="+",
+            default=["heuristic", "random"],
             help="Bots in seat order, repeated to fill the seats; seats rotate between matches so no bot "
             "always goes first.",
         )
         parser.add_argument("--seats", type=int, help="Seats per match (default: the game's smallest table).")
-        parser.add_argument("--options", default="{}", help='Rule options as JSON, e.g. \'{"house": false}\'.')
+        parser.add_argument(
+            "--options", default="{}", help="Rule options as JSON, e.g. '{\"house\": false}'."
+        )
 
     def handle(self, *args, game: str, matches: int, bots: list[str], seats: int | None, options: str, **_):
         try:
@@ -39,17 +43,21 @@ class Command(BaseCommand):
         spec = get_game(game).spec
         seats = seats or max(spec.min_players, len(bots))
         if not spec.min_players <= seats <= spec.max_players:
-            raise CommandError(f"{spec.name} takes {spec.min_players} to {spec.max_players} players, not {seats}")
+            raise CommandError(
+                f"{spec.name} takes {spec.min_players} to {spec.max_players} players, not {seats}"
+            )
         bots = [bots[seat % len(bots)] for seat in range(seats)]
         totals = defaultdict(lambda: {"matches": 0, "wins": 0, "rank_sum": 0, "score_sum": 0.0})
         events = 0
         started = time.perf_counter()
         for number in tqdm(range(matches), desc=f"{spec.name} bot matches", unit="match"):
-            seating = bots[number % len(bots):] + bots[: number % len(bots)]
+            seating = bots[number % len(bots) :] + bots[: number % len(bots)]
             try:
                 match = match_create(
-                    game_key=game, seats=[SeatSpec(bot=bot) for bot in seating],
-                    options=parsed_options, bots_play="now",
+                    game_key=game,
+                    seats=[SeatSpec(bot=bot) for bot in seating],
+                    options=parsed_options,
+                    bots_play="now",
                 )
             except ApplicationError as error:
                 raise CommandError(f"{error.code}: {error.detail}") from None

@@ -32,20 +32,31 @@ class Command(BaseCommand):
                 events=(row.to_engine() for row in match.events.order_by("seq") if row.is_engine_event),
             )
             if not result.ok:
-                disagreements.append(f"match {match.pk}: event {result.applied + 1} fails ({result.failure.code})")
+                disagreements.append(
+                    f"match {match.pk}: event {result.applied + 1} fails ({result.failure.code})"
+                )
                 continue
             outcome = engine.outcome(result.state)
             replayed = outcome.to_json() if outcome else None
             if replayed != match.outcome:
-                disagreements.append(f"match {match.pk}: stored outcome {match.outcome} but replay gives {replayed}")
+                disagreements.append(
+                    f"match {match.pk}: stored outcome {match.outcome} but replay gives {replayed}"
+                )
             if (outcome is not None) != match.is_finished:
-                disagreements.append(f"match {match.pk}: stored status {match.status} disagrees with the replay")
+                disagreements.append(
+                    f"match {match.pk}: stored status {match.status} disagrees with the replay"
+                )
         for line in disagreements:
             self.stderr.write(line)
         read_model_checked.send(
-            sender=self.__class__, check="replay_matches", ok=not disagreements, problems=disagreements,
+            sender=self.__class__,
+            check="replay_matches",
+            ok=not disagreements,
+            problems=disagreements,
             summary=f"{matches.count()} match(es) replayed, {len(disagreements)} disagreement(s)",
         )
         if disagreements:
             raise CommandError(f"{len(disagreements)} disagreement(s) between logs and stored results")
-        self.stdout.write(self.style.SUCCESS(f"All {matches.count()} match(es) replay to their stored results."))
+        self.stdout.write(
+            self.style.SUCCESS(f"All {matches.count()} match(es) replay to their stored results.")
+        )

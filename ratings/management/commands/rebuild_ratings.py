@@ -15,7 +15,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--ladder", help="Only this ladder (slug).")
         parser.add_argument(
-            "--rate-missing", action="store_true",
+            "--rate-missing",
+            action="store_true",
             help="Rate finished ladder matches whose rating run never came, then check again.",
         )
 
@@ -35,9 +36,14 @@ class Command(BaseCommand):
         for line in report.disagreements:
             self.stderr.write(line)
         if report.unrated_matches:
-            self.stderr.write(f"finished but never rated: matches {report.unrated_matches} (use --rate-missing)")
+            self.stderr.write(
+                f"finished but never rated: matches {report.unrated_matches} (use --rate-missing)"
+            )
         read_model_checked.send(
-            sender=self.__class__, check="rebuild_ratings", ok=report.ok, problems=list(report.disagreements),
+            sender=self.__class__,
+            check="rebuild_ratings",
+            ok=report.ok,
+            problems=list(report.disagreements),
             summary=f"{report.ladders} ladder(s), {report.matches_rated} rated match(es), "
             f"{len(report.disagreements)} disagreement(s), {len(report.unrated_matches)} never rated",
         )

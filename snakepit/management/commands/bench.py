@@ -22,17 +22,25 @@ class Command(BaseCommand):
     help = "Measure engines, replay, the event store, workers, tournaments and ratings; print figures."
 
     def add_arguments(self, parser):
-        parser.add_argument("--seconds", type=float, default=snakepit.bench.BENCH_SECONDS, help="Time per figure.")
-        parser.add_argument("--skip-store", action="store_true", help="Skip the figures that need a database.")
+        parser.add_argument(
+            "--seconds", type=float, default=snakepit.bench.BENCH_SECONDS, help="Time per figure."
+        )
+        parser.add_argument(
+            "--skip-store", action="store_true", help="Skip the figures that need a database."
+        )
         parser.add_argument("--only", nargs="+", choices=PURE_AREAS + WRITING_AREAS, help="Only these areas.")
-        parser.add_argument("--json", action="store_true", help="Print one JSON object {key: value} (progress on stderr).")
+        parser.add_argument(
+            "--json", action="store_true", help="Print one JSON object {key: value} (progress on stderr)."
+        )
 
     def handle(self, *args, seconds: float, skip_store: bool, only: list[str] | None, json: bool, **_):
         snakepit.bench.BENCH_SECONDS = seconds
         pure = [area for area in PURE_AREAS if not only or area in only]
         writing = [] if skip_store else [area for area in WRITING_AREAS if not only or area in only]
         figures = []
-        with tqdm(total=len(pure) + len(writing), desc="Benchmarking", unit="area", file=sys.stderr) as progress:
+        with tqdm(
+            total=len(pure) + len(writing), desc="Benchmarking", unit="area", file=sys.stderr
+        ) as progress:
             for area in pure:
                 progress.set_postfix_str(area)
                 figures.extend(import_module(f"snakepit.bench.{area}").figures())

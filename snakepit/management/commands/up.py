@@ -64,7 +64,11 @@ class Supervised:
     def start(self) -> None:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
-                self.command, cwd=settings.BASE_DIR, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                self.command,
+                cwd=settings.BASE_DIR,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,  # Ctrl-C reaches `up` alone, which stops each in turn
             )
 
@@ -76,22 +80,35 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--host", default="127.0.0.1", help="Address to listen on (default: this machine only).")
+        parser.add_argument(
+            "--host", default="127.0.0.1", help="Address to listen on (default: this machine only)."
+        )
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--no-demo", action="store_true", help="Skip the demo account and matches.")
         parser.add_argument(
-            "--web", type=int, default=1, metavar="N",
+            "--web",
+            type=int,
+            default=1,
+            metavar="N",
             help="Web processes behind the one port (more than 1 needs PostgreSQL and Redis).",
         )
         parser.add_argument(
-            "--workers", type=int, default=1, metavar="M",
+            "--workers",
+            type=int,
+            default=1,
+            metavar="M",
             help="Celery worker processes (more than 1 needs PostgreSQL and Redis).",
         )
         parser.add_argument(
-            "--concurrency", type=int, default=2, help="Tasks each worker runs at once (its child processes).",
+            "--concurrency",
+            type=int,
+            default=2,
+            help="Tasks each worker runs at once (its child processes).",
         )
 
-    def handle(self, *args, host: str, port: int, no_demo: bool, web: int, workers: int, concurrency: int, **options):
+    def handle(
+        self, *args, host: str, port: int, no_demo: bool, web: int, workers: int, concurrency: int, **options
+    ):
         if web < 1 or workers < 1 or concurrency < 1:
             raise CommandError("--web, --workers and --concurrency are at least 1.")
         if web > 64 or workers > 64 or concurrency > 64:
@@ -120,15 +137,20 @@ class Command(BaseCommand):
         web_host = host if web == 1 else "127.0.0.1"
         children = [
             supervised(
-                "web" if web == 1 else f"web-{number}", "web", web_command(web_host, web_ports[number - 1]),
+                "web" if web == 1 else f"web-{number}",
+                "web",
+                web_command(web_host, web_ports[number - 1]),
             )
             for number in range(1, web + 1)
         ]
         children += [
             supervised(
-                "worker" if workers == 1 else f"worker-{number}", "worker",
+                "worker" if workers == 1 else f"worker-{number}",
+                "worker",
                 celery_command(
-                    "worker", "--loglevel=WARNING", f"--concurrency={concurrency}",
+                    "worker",
+                    "--loglevel=WARNING",
+                    f"--concurrency={concurrency}",
                     f"--hostname=worker{number}@%h",
                 ),
             )
@@ -204,7 +226,9 @@ class Command(BaseCommand):
                         f"{child.name} stopped {RESTART_LIMIT} times within {RESTART_WINDOW:.0f} s "
                         f"(last exit code {child.process.returncode}); see {child.log}"
                     )
-                self.stderr.write(f"{child.name} stopped with exit code {child.process.returncode}; starting it again.")
+                self.stderr.write(
+                    f"{child.name} stopped with exit code {child.process.returncode}; starting it again."
+                )
                 child.start()
                 self._status_write(host, port, children)
             time.sleep(0.5)
@@ -212,7 +236,9 @@ class Command(BaseCommand):
     @staticmethod
     def _status_write(host: str, port: int, children: list[Supervised]) -> None:
         status = {
-            "pid": os.getpid(), "host": host, "port": port,
+            "pid": os.getpid(),
+            "host": host,
+            "port": port,
             "processes": {child.name: child.process.pid for child in children if child.process is not None},
         }
         path = settings.VAR_DIR / "up.json"
@@ -224,7 +250,9 @@ class Command(BaseCommand):
     def _stop_all(children: list[Supervised]) -> None:
         """SIGTERM to each child's process group (a worker's pool included), then wait; SIGKILL after
         STOP_GRACE_SECONDS for any still there."""
-        running = [child.process for child in children if child.process is not None and child.process.poll() is None]
+        running = [
+            child.process for child in children if child.process is not None and child.process.poll() is None
+        ]
         for process in running:
             try:
                 os.killpg(process.pid, signal.SIGTERM)

@@ -73,8 +73,13 @@ def test_settled_bets_are_public() -> None:
     assert view["side_bets"]["open"] == []
     assert view["side_bets"]["settled"] == [
         {
-            "seat": 1, "prediction": "fills_the_silo", "stake": 2, "call": None,
-            "result": "won", "returned": 6, "net": 4,
+            "seat": 1,
+            "prediction": "fills_the_silo",
+            "stake": 2,
+            "call": None,
+            "result": "won",
+            "returned": 6,
+            "net": 4,
         }  # fmt: skip
     ]
 

@@ -13,7 +13,7 @@ from . import GAME, act, chance, count_pieces, roll, table, use
 
 def die(*sides: str) -> tuple[str, ...]:
     """A die: the icon, then five sides (pips where not given)."""
-    rest = list(sides) + ["2", "3", "4", "5", "6"][len(sides):]
+    rest = list(sides) + ["2", "3", "4", "5", "6"][len(sides) :]
     return ("rattlebones", *rest)
 
 
@@ -156,7 +156,9 @@ def test_the_fifth_stock_ticket_scores_them_all_and_returns_them() -> None:
     assert fewer.stock == [2, 2] and fewer.stock_supply == 1 and fewer.scores == [0, 0]
 
 
-@pytest.mark.parametrize(("face", "scores", "rattlebones"), [(1, [0, 0], 54), (2, [2, 0], 55), (5, [5, 0], 55)])
+@pytest.mark.parametrize(
+    ("face", "scores", "rattlebones"), [(1, [0, 0], 54), (2, [2, 0], 55), (5, [5, 0], 55)]
+)
 def test_the_gamble_die(face: int, scores: list[int], rattlebones: int) -> None:
     state = roll(table(2, dice={0: die("gamble")}), [0], [1])
     assert GAME.decision(state).prompt == "gamble"

@@ -21,7 +21,9 @@ def offers(state, start: int | None = None) -> set[tuple]:
     }
 
 
-@pytest.mark.parametrize("tile", ["gold", "star", "roll_again", "train", "9_pip", "thief", "1234", "stock", "x2", "gamble"])
+@pytest.mark.parametrize(
+    "tile", ["gold", "star", "roll_again", "train", "9_pip", "thief", "1234", "stock", "x2", "gamble"]
+)
 def test_each_action_space_offers_its_own_side(tile: str) -> None:
     state = table(2, placed={2: tile})
     state = roll(state, [0], [1])  # a 2, onto the tile on space 2

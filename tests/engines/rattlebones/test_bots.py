@@ -50,7 +50,9 @@ def wins(seats: int, games: int) -> float:
     for game in range(games):
         seat = game % seats
         bots = [HEURISTIC if other == seat else RandomBot() for other in range(seats)]
-        state, _ = playout(GAME, seats=seats, seed=f"bots/{game}".encode(), bots=bots, rng=random.Random(game))
+        state, _ = playout(
+            GAME, seats=seats, seed=f"bots/{game}".encode(), bots=bots, rng=random.Random(game)
+        )
         ranks = GAME.outcome(state).ranks
         won += ranks[seat] == 1 and ranks.count(1) == 1
     return won / games

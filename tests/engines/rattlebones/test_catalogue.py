@@ -35,7 +35,9 @@ def test_the_train_track_spaces_are_numbered_from_zero() -> None:
 def test_adjacent_sides_of_the_cube() -> None:
     for side in range(6):
         assert len(CATALOGUE.adjacent[side]) == 4
-        assert side not in CATALOGUE.adjacent[side] and CATALOGUE.opposite[side] not in CATALOGUE.adjacent[side]
+        assert (
+            side not in CATALOGUE.adjacent[side] and CATALOGUE.opposite[side] not in CATALOGUE.adjacent[side]
+        )
 
 
 @pytest.mark.parametrize(

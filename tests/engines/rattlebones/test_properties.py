@@ -25,7 +25,9 @@ def play(seats: int, seed: int):
     while GAME.decision(state).kind != "over":
         decision = GAME.decision(state)
         if decision.kind == "chance":
-            event = Event.chance_outcome(draw(seed.to_bytes(8, "big"), len(events), GAME.chance_request(state)))
+            event = Event.chance_outcome(
+                draw(seed.to_bytes(8, "big"), len(events), GAME.chance_request(state))
+            )
         else:
             event = Event.action(state.player, rng.choice(GAME.legal_actions(state, state.player)))
         GAME.apply(state, event)

@@ -48,7 +48,9 @@ def test_no_event_is_hidden_from_anyone() -> None:
 
 
 def test_the_view_shows_the_dice_the_pieces_and_the_turn() -> None:
-    state = table(2, dice={0: ("rattlebones", "arrow_to_2", "train", "4", "5", "6")}, gold=[1, 0], stars=[0, 2])
+    state = table(
+        2, dice={0: ("rattlebones", "arrow_to_2", "train", "4", "5", "6")}, gold=[1, 0], stars=[0, 2]
+    )
     state = roll(state, [0, 1], [1, 3])
     view = GAME.view(state, None)
     assert view["player"] == 0 and view["phase"] == "use_die"

@@ -3,7 +3,14 @@ from collections import Counter
 
 import pytest
 
-from tournaments.formats import Report, bracket_progress, double_elimination, seed_players, seeding_order, single_elimination
+from tournaments.formats import (
+    Report,
+    bracket_progress,
+    double_elimination,
+    seed_players,
+    seeding_order,
+    single_elimination,
+)
 
 COUNTS = [2, 3, 4, 5, 7, 8, 16, 33]
 
@@ -44,7 +51,12 @@ def test_single_elimination_end_to_end(n, third_place):
     assert progress.placements[0] == (1, progress.champion)
     # Each round: no one plays twice.
     for rnd in {m.round for m in bracket.matches}:
-        players = [p for m in bracket.matches if m.round == rnd and m.bracket == "winners" for p in progress.slots[m.id]]
+        players = [
+            p
+            for m in bracket.matches
+            if m.round == rnd and m.bracket == "winners"
+            for p in progress.slots[m.id]
+        ]
         assert len(players) == len(set(players))
     played = len([m for m in bracket.matches if progress.status[m.id] == "done"])
     assert played == n - 1 + (1 if bracket.third_place else 0)
@@ -72,7 +84,11 @@ def test_best_of_per_round_and_bad_score():
 def test_problems_are_returned_not_raised():
     bracket = single_elimination(list("abcd"))
     progress = bracket_progress(bracket, {"W9-9": "a", "W1-1": "z", "W2-1": "a"})
-    assert {p.code for p in progress.problems} == {"bracket/unknown_match", "bracket/wrong_winner", "bracket/not_ready"}
+    assert {p.code for p in progress.problems} == {
+        "bracket/unknown_match",
+        "bracket/wrong_winner",
+        "bracket/not_ready",
+    }
 
 
 @pytest.mark.parametrize("n", COUNTS)

@@ -12,8 +12,20 @@ from hypothesis import strategies as st
 
 from tournaments.formats.common import FormatError
 from tournaments.formats.lifecycle import (
-    TournamentSpec, apply, bracket, is_complete, new_state, next_round, pending_tables, replay, replay_partial, standings,
-    state_from_json, state_to_json, summary, table,
+    TournamentSpec,
+    apply,
+    bracket,
+    is_complete,
+    new_state,
+    next_round,
+    pending_tables,
+    replay,
+    replay_partial,
+    standings,
+    state_from_json,
+    state_to_json,
+    summary,
+    table,
 )
 
 COUNTS = [3, 4, 5, 7, 8, 16, 33]
@@ -42,7 +54,7 @@ class Log:
         assert info.value.code == code, info.value
         assert self.state == before
 
-    def start(self, players: list[str]) -> "Log":
+    def start(self, players: list[str]) -> Log:
         for p in players:
             self.do({"kind": "registered", "player": p, "seed": None, "rating": None})
         self.do({"kind": "started", "players": list(players)})
@@ -68,8 +80,12 @@ def decide(log: Log, rng: random.Random, key: str, players: list[str], *, draws:
                 ranks = [rng.randint(1, len(players)) for _ in players]
             else:
                 x = rng.random()
-                ranks = [1, 1] if x < 0.15 else [1, 2] if x < 0.6 else [2, 1]  # a drawn game is replayed in elimination
-            log.do({"kind": "game_recorded", "match_key": key, "ranks": ranks, "match_id": rng.randint(1, 10**6)})
+                ranks = (
+                    [1, 1] if x < 0.15 else [1, 2] if x < 0.6 else [2, 1]
+                )  # a drawn game is replayed in elimination
+            log.do(
+                {"kind": "game_recorded", "match_key": key, "ranks": ranks, "match_id": rng.randint(1, 10**6)}
+            )
         return
     if pod:
         ranks = [rng.randint(1, len(players)) for _ in players]
@@ -82,9 +98,19 @@ def decide(log: Log, rng: random.Random, key: str, players: list[str], *, draws:
     if way < 0.85:
         log.do({"kind": "result_confirmed", "match_key": key, "by": other})
     else:
-        log.do({"kind": "result_disputed", "match_key": key, "by": other, "reason": "that is not what happened"})
+        log.do(
+            {"kind": "result_disputed", "match_key": key, "by": other, "reason": "that is not what happened"}
+        )
         fixed = list(reversed(ranks))
-        log.do({"kind": "result_corrected", "match_key": key, "ranks": fixed, "games": None, "reason": "organiser ruling"})
+        log.do(
+            {
+                "kind": "result_corrected",
+                "match_key": key,
+                "ranks": fixed,
+                "games": None,
+                "reason": "organiser ruling",
+            }
+        )
 
 
 def play_round(log: Log, rng: random.Random, **kw) -> None:
@@ -199,7 +225,7 @@ def test_double_elimination(n):
     for t in log.state.tables:
         for p, r in zip(t.players, t.ranks):
             losses[p] += r == 2
-    assert sorted(losses.values()) [-1] == 2  # everyone but the champion leaves with two losses
+    assert sorted(losses.values())[-1] == 2  # everyone but the champion leaves with two losses
     assert sum(1 for v in losses.values() if v < 2) == 1 and losses[view["champion"]] <= 1
 
 
@@ -212,7 +238,7 @@ def test_pods(n, size):
     assert len(final) == 1 and len(final[0].players) == min(size, n)
     finalists = set(final[0].players)
     assert {r["player"] for r in rows[: len(finalists)]} == finalists
-    rest = rows[len(finalists):]
+    rest = rows[len(finalists) :]
     assert [r["points"] for r in rest] == sorted((r["points"] for r in rest), reverse=True)
     for t in log.state.tables:
         assert 3 <= len(t.players) <= size
@@ -232,7 +258,11 @@ def _groups_spec(n: int, **extra) -> TournamentSpec:
 
 
 @pytest.mark.parametrize("n", COUNTS)
-@pytest.mark.parametrize("extra", [{}, {"group_format": "swiss", "playoff": "double_elimination"}], ids=["rr-single", "swiss-double"])
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"group_format": "swiss", "playoff": "double_elimination"}],
+    ids=["rr-single", "swiss-double"],
+)
 def test_groups_playoffs(n, extra):
     spec = _groups_spec(n, **extra)
     log = drive(spec, n, seed=n)
@@ -299,7 +329,13 @@ def test_projections_mid_tournament_are_json():
         log.pair()
         check_json(log.state)
         first = pending_tables(log.state)[0]
-        log.do({"kind": "result_reported", "match_key": first["match_key"], "by": first["players"][0],
-                "ranks": list(range(1, len(first["players"]) + 1))})
+        log.do(
+            {
+                "kind": "result_reported",
+                "match_key": first["match_key"],
+                "by": first["players"][0],
+                "ranks": list(range(1, len(first["players"]) + 1)),
+            }
+        )
         check_json(log.state)
         assert summary(log.state)["status"] == "running"

@@ -10,8 +10,18 @@ import pytest
 
 from tournaments.formats.common import FormatError
 from tournaments.formats.lifecycle import (
-    FORMATS, TournamentSpec, bracket, is_complete, new_state, next_round, pending_tables, spec_check, spec_describe,
-    standings, summary, table,
+    FORMATS,
+    TournamentSpec,
+    bracket,
+    is_complete,
+    new_state,
+    next_round,
+    pending_tables,
+    spec_check,
+    spec_describe,
+    standings,
+    summary,
+    table,
 )
 
 from .test_lifecycle import Log, check_finished, drive, names, play_round
@@ -27,6 +37,7 @@ def points(log: Log) -> dict:
 
 # -- results -----------------------------------------------------------------------------------------
 
+
 def test_report_then_confirm():
     log = Log(TournamentSpec("swiss")).start(names(4))
     log.pair()
@@ -35,11 +46,17 @@ def test_report_then_confirm():
     log.do({"kind": "result_reported", "match_key": t["match_key"], "by": a, "ranks": [1, 2]})
     assert table(log.state, t["match_key"])["status"] == "reported"
     assert [x["status"] for x in pending_tables(log.state)].count("reported") == 1
-    log.refused({"kind": "result_confirmed", "match_key": t["match_key"], "by": a}, "result/cannot_confirm_own")
+    log.refused(
+        {"kind": "result_confirmed", "match_key": t["match_key"], "by": a}, "result/cannot_confirm_own"
+    )
     log.refused({"kind": "result_confirmed", "match_key": t["match_key"], "by": "p99"}, "result/not_a_player")
     log.do({"kind": "result_confirmed", "match_key": t["match_key"], "by": b})
     view = table(log.state, t["match_key"])
-    assert view["status"] == "decided" and view["result"]["winner"] == a and view["result"]["decided_by"] == "confirmed"
+    assert (
+        view["status"] == "decided"
+        and view["result"]["winner"] == a
+        and view["result"]["decided_by"] == "confirmed"
+    )
     assert [h["kind"] for h in view["history"]] == ["result_reported", "result_confirmed"]
     assert points(log)[a] == 1.0
 
@@ -63,7 +80,9 @@ def test_report_dispute_correction():
     t = first_table(log)
     a, b = t["players"]
     key = t["match_key"]
-    log.refused({"kind": "result_disputed", "match_key": key, "by": b, "reason": "?"}, "result/nothing_to_dispute")
+    log.refused(
+        {"kind": "result_disputed", "match_key": key, "by": b, "reason": "?"}, "result/nothing_to_dispute"
+    )
     log.do({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2]})
     log.do({"kind": "result_disputed", "match_key": key, "by": b, "reason": "I won"})
     assert table(log.state, key)["status"] == "disputed"
@@ -71,7 +90,11 @@ def test_report_dispute_correction():
     log.refused({"kind": "result_confirmed", "match_key": key, "by": b}, "result/disputed")
     log.do({"kind": "result_corrected", "match_key": key, "ranks": [2, 1], "reason": "arbiter saw the board"})
     view = table(log.state, key)
-    assert view["status"] == "decided" and view["result"]["winner"] == b and view["result"]["decided_by"] == "corrected"
+    assert (
+        view["status"] == "decided"
+        and view["result"]["winner"] == b
+        and view["result"]["decided_by"] == "corrected"
+    )
     assert [h["kind"] for h in view["history"]] == ["result_reported", "result_disputed", "result_corrected"]
     assert view["history"][1]["reason"] == "I won"
     assert points(log)[b] == 3.0  # round robin: match points by default
@@ -100,10 +123,17 @@ def test_bad_result_payloads():
     log.pair()
     t = first_table(log)
     key, (a, b) = t["match_key"], t["players"]
-    log.refused({"kind": "result_reported", "match_key": key, "by": "p99", "ranks": [1, 2]}, "result/not_a_player")
+    log.refused(
+        {"kind": "result_reported", "match_key": key, "by": "p99", "ranks": [1, 2]}, "result/not_a_player"
+    )
     log.refused({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1]}, "result/bad_ranks")
-    log.refused({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 1]}, "result/draw_not_allowed")
-    log.refused({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2], "games": [[2, 1]]}, "result/games_mismatch")
+    log.refused(
+        {"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 1]}, "result/draw_not_allowed"
+    )
+    log.refused(
+        {"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2], "games": [[2, 1]]},
+        "result/games_mismatch",
+    )
     log.refused({"kind": "result_reported", "match_key": "nope", "by": a, "ranks": [1, 2]}, "table/unknown")
     log.refused({"kind": "result_confirmed", "match_key": key, "by": b}, "result/nothing_to_confirm")
     log.refused({"kind": "what", "match_key": key}, "event/unknown_kind")
@@ -134,7 +164,10 @@ def test_best_of_three_in_swiss_counts_drawn_games():
     assert table(log.state, key)["status"] == "open"
     log.do({"kind": "game_recorded", "match_key": key, "ranks": [2, 1], "match_id": None})
     view = table(log.state, key)
-    assert view["status"] == "decided" and view["result"]["ranks"] == [1, 1]  # 1-1 with a drawn game: a drawn match
+    assert view["status"] == "decided" and view["result"]["ranks"] == [
+        1,
+        1,
+    ]  # 1-1 with a drawn game: a drawn match
     rows = standings(log.state)
     assert [r["points"] for r in rows] == [0.5, 0.5]
     # a 2-0 ends the series early
@@ -162,7 +195,13 @@ def test_next_round_before_the_round_is_complete_is_refused():
 def test_round_paired_is_checked():
     log = Log(TournamentSpec("swiss")).start(names(4))
     event = next_round(log.state, rng=random.Random(0))
-    twice = dict(event, tables=[event["tables"][0], dict(event["tables"][1], players=event["tables"][0]["players"], match_key="R1-T9")])
+    twice = dict(
+        event,
+        tables=[
+            event["tables"][0],
+            dict(event["tables"][1], players=event["tables"][0]["players"], match_key="R1-T9"),
+        ],
+    )
     log.refused(twice, "round/duplicate_player")
     stranger = dict(event, tables=[dict(event["tables"][0], players=["p01", "zz"])])
     log.refused(stranger, "round/unknown_player")
@@ -182,9 +221,14 @@ def test_registration_rules():
     assert summary(log.state) == dict(summary(log.state), status="registration", players=2, checked_in=1)
     log.refused({"kind": "started", "players": ["a", "c"]}, "player/not_registered")
     log.refused({"kind": "started", "players": ["a"]}, "tournament/too_few_players")
-    log.refused({"kind": "round_paired", "round": 1, "stage": "main", "tables": [], "byes": []}, "tournament/not_started")
+    log.refused(
+        {"kind": "round_paired", "round": 1, "stage": "main", "tables": [], "byes": []},
+        "tournament/not_started",
+    )
     log.do({"kind": "started", "players": ["a", "b"]})
-    log.refused({"kind": "registered", "player": "d"}, "player/registration_closed")  # no late entry in a round robin
+    log.refused(
+        {"kind": "registered", "player": "d"}, "player/registration_closed"
+    )  # no late entry in a round robin
     log.refused({"kind": "checked_in", "player": "a"}, "tournament/already_started")
     log.refused({"kind": "started", "players": ["a", "b"]}, "tournament/already_started")
 
@@ -194,12 +238,15 @@ def test_after_finished_only_corrections():
     key = log.state.tables[0].match_key
     a = log.state.tables[0].players[0]
     log.refused({"kind": "registered", "player": "late"}, "tournament/finished")
-    log.refused({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2]}, "tournament/finished")
+    log.refused(
+        {"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2]}, "tournament/finished"
+    )
     log.do({"kind": "result_corrected", "match_key": key, "ranks": [1, 1], "reason": "late appeal"})
     check_finished(log, 4)
 
 
 # -- swiss -------------------------------------------------------------------------------------------
+
 
 def test_swiss_correction_after_later_rounds_changes_standings():
     log = Log(TournamentSpec("swiss")).start(names(8))
@@ -247,7 +294,11 @@ def test_swiss_late_entry_and_drops():
     rows = check_finished(log, 8)
     by_player = {r["player"]: r for r in rows}
     assert by_player["p01"]["dropped"] and by_player["p07"]["dropped"] and not by_player["late1"]["dropped"]
-    assert len([t for t in log.state.tables if "late1" in t.players]) + sum("late1" in r.byes for r in log.state.rounds) == 3
+    assert (
+        len([t for t in log.state.tables if "late1" in t.players])
+        + sum("late1" in r.byes for r in log.state.rounds)
+        == 3
+    )
     assert summary(log.state)["players"] == 8 and summary(log.state)["active"] == 6
 
 
@@ -264,7 +315,9 @@ def test_swiss_forbidden_pairs_are_honoured():
 
 
 def test_a_swiss_round_its_forbidden_pairs_make_unpairable_is_a_clear_error_not_an_empty_finish():
-    log = Log(TournamentSpec("swiss", config={"rounds": 2, "forbidden_pairs": [["p01", "p02"]]})).start(names(2))
+    log = Log(TournamentSpec("swiss", config={"rounds": 2, "forbidden_pairs": [["p01", "p02"]]})).start(
+        names(2)
+    )
     assert not is_complete(log.state)
     with pytest.raises(FormatError) as info:
         next_round(log.state, rng=random.Random(0))
@@ -294,6 +347,7 @@ def test_a_swiss_group_whose_last_players_have_met_ends_its_stage():
 
 # -- round robin -------------------------------------------------------------------------------------
 
+
 def test_round_robin_drop_forfeits_the_remaining_games():
     log = Log(TournamentSpec("round_robin")).start(names(4))
     rng = random.Random(1)
@@ -317,11 +371,19 @@ def test_round_robin_drop_forfeits_the_remaining_games():
 
 # -- elimination -------------------------------------------------------------------------------------
 
+
 def _decide_winners(log: Log, winners: dict) -> None:
     for t in pending_tables(log.state):
         a, b = t["players"]
         w = winners.get(t["match_key"], a)
-        log.do({"kind": "result_corrected", "match_key": t["match_key"], "ranks": [1, 2] if w == a else [2, 1], "reason": "test"})
+        log.do(
+            {
+                "kind": "result_corrected",
+                "match_key": t["match_key"],
+                "ranks": [1, 2] if w == a else [2, 1],
+                "reason": "test",
+            }
+        )
 
 
 @pytest.mark.parametrize("reset", [True, False])
@@ -347,7 +409,10 @@ def test_double_elimination_grand_final_both_ways(reset):
             continue
         assert not is_complete(log.state) and view["champion"] is None
         event = log.pair()
-        assert [t["match_key"] for t in event["tables"]] == ["GF2"] and event["tables"][0]["players"] == [lb, wb]  # winner of GF1 first
+        assert [t["match_key"] for t in event["tables"]] == ["GF2"] and event["tables"][0]["players"] == [
+            lb,
+            wb,
+        ]  # winner of GF1 first
         _decide_winners(log, {"GF2": wb})
         assert is_complete(log.state) and bracket(log.state)["champion"] == wb
         log.do({"kind": "finished"})
@@ -360,17 +425,35 @@ def test_elimination_correction_after_the_bracket_moved_on_is_refused():
     log.pair()
     _decide_winners(log, {})
     # before the next round is paired, a correction may change the winner
-    log.do({"kind": "result_corrected", "match_key": "W1-1", "ranks": [2, 1], "reason": "wrong winner entered"})
+    log.do(
+        {"kind": "result_corrected", "match_key": "W1-1", "ranks": [2, 1], "reason": "wrong winner entered"}
+    )
     log.pair()
-    log.refused({"kind": "result_corrected", "match_key": "W1-1", "ranks": [1, 2], "reason": "again"}, "result/bracket_moved_on")
+    log.refused(
+        {"kind": "result_corrected", "match_key": "W1-1", "ranks": [1, 2], "reason": "again"},
+        "result/bracket_moved_on",
+    )
     # a correction that keeps the winner (e.g. adds the games) is fine
-    log.do({"kind": "result_corrected", "match_key": "W1-1", "ranks": [2, 1], "games": [[2, 1]], "reason": "games"})
+    log.do(
+        {
+            "kind": "result_corrected",
+            "match_key": "W1-1",
+            "ranks": [2, 1],
+            "games": [[2, 1]],
+            "reason": "games",
+        }
+    )
     final = pending_tables(log.state)[0]
     assert final["players"][0] == "p04"
     _decide_winners(log, {})
     log.do({"kind": "finished"})
-    log.refused({"kind": "result_corrected", "match_key": "W2-1", "ranks": [1, 1], "reason": "x"}, "result/draw_not_allowed")
-    log.do({"kind": "result_corrected", "match_key": "W2-1", "ranks": [2, 1], "reason": "final result swapped"})
+    log.refused(
+        {"kind": "result_corrected", "match_key": "W2-1", "ranks": [1, 1], "reason": "x"},
+        "result/draw_not_allowed",
+    )
+    log.do(
+        {"kind": "result_corrected", "match_key": "W2-1", "ranks": [2, 1], "reason": "final result swapped"}
+    )
     assert bracket(log.state)["champion"] == standings(log.state)[0]["player"] == final["players"][1]
 
 
@@ -423,13 +506,18 @@ def test_bracket_view_before_and_during():
 
 # -- pods --------------------------------------------------------------------------------------------
 
+
 def test_pods_final_and_placement_points():
     log = Log(TournamentSpec("pods", 4, {"rounds": 2})).start(names(8))
     log.pair()
     for t in pending_tables(log.state):
-        log.do({"kind": "game_recorded", "match_key": t["match_key"], "ranks": [1, 2, 2, 4], "match_id": None})
+        log.do(
+            {"kind": "game_recorded", "match_key": t["match_key"], "ranks": [1, 2, 2, 4], "match_id": None}
+        )
     rows = standings(log.state)
-    assert rows[0]["points"] == 4.0 and rows[0]["explain"]["PTS"] == [[1, rows[0]["explain"]["PTS"][0][1], 4.0]]
+    assert rows[0]["points"] == 4.0 and rows[0]["explain"]["PTS"] == [
+        [1, rows[0]["explain"]["PTS"][0][1], 4.0]
+    ]
     assert sorted(r["points"] for r in rows) == [1, 1, 2.5, 2.5, 2.5, 2.5, 4, 4]
     log.pair()
     play_round(log, random.Random(1))
@@ -452,7 +540,10 @@ def test_pods_correction_that_would_change_the_final_is_refused():
         log.do({"kind": "game_recorded", "match_key": t["match_key"], "ranks": [1, 2, 3], "match_id": None})
     log.pair()
     key = tables[0]["match_key"]
-    log.refused({"kind": "result_corrected", "match_key": key, "ranks": [3, 2, 1], "reason": "x"}, "result/bracket_moved_on")
+    log.refused(
+        {"kind": "result_corrected", "match_key": key, "ranks": [3, 2, 1], "reason": "x"},
+        "result/bracket_moved_on",
+    )
     log.do({"kind": "result_corrected", "match_key": key, "ranks": [1, 2, 2], "reason": "tie for second"})
 
 
@@ -490,6 +581,7 @@ def test_pods_with_a_minimum_that_forces_byes():
 
 # -- groups ------------------------------------------------------------------------------------------
 
+
 def test_groups_correction_that_would_reseed_the_playoff_is_refused():
     log = Log(TournamentSpec("groups_playoffs", config={"groups": 2, "advance_per_group": 1})).start(names(6))
     while True:
@@ -498,18 +590,35 @@ def test_groups_correction_that_would_reseed_the_playoff_is_refused():
             break
         for t in pending_tables(log.state):  # the better seed wins every group game
             a, b = t["players"]
-            log.do({"kind": "game_recorded", "match_key": t["match_key"], "ranks": [1, 2] if a < b else [2, 1], "match_id": None})
+            log.do(
+                {
+                    "kind": "game_recorded",
+                    "match_key": t["match_key"],
+                    "ranks": [1, 2] if a < b else [2, 1],
+                    "match_id": None,
+                }
+            )
     # snake groups: A = p01, p04, p05; B = p02, p03, p06
     assert log.state.playoff_seeds == ("p01", "p02")
     assert event["explanation"]["playoff_seeds"] == ["p01", "p02"]
     by_pair = {frozenset(t.players): t for t in log.state.tables if t.stage == "group"}
     top = by_pair[frozenset(("p01", "p04"))]
     flipped = [2 if p == "p01" else 1 for p in top.players]
-    log.refused({"kind": "result_corrected", "match_key": top.match_key, "ranks": flipped, "reason": "x"}, "result/bracket_moved_on")
+    log.refused(
+        {"kind": "result_corrected", "match_key": top.match_key, "ranks": flipped, "reason": "x"},
+        "result/bracket_moved_on",
+    )
     log.do({"kind": "result_corrected", "match_key": "W1-1", "ranks": [1, 2], "reason": "final"})
     log.do({"kind": "dropped", "player": "p05"})  # a drop after the seeding does not reseed the playoff
     low = by_pair[frozenset(("p04", "p05"))]
-    log.do({"kind": "result_corrected", "match_key": low.match_key, "ranks": [2 if p == "p04" else 1 for p in low.players], "reason": "y"})
+    log.do(
+        {
+            "kind": "result_corrected",
+            "match_key": low.match_key,
+            "ranks": [2 if p == "p04" else 1 for p in low.players],
+            "reason": "y",
+        }
+    )
     rows = standings(log.state)
     assert {r["player"] for r in rows[:2]} == {"p01", "p02"} and rows[0]["group"] in ("A", "B")
     assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
@@ -524,14 +633,23 @@ def test_groups_too_few_players():
 
 # -- spec --------------------------------------------------------------------------------------------
 
+
 def test_spec_check_fills_defaults_and_names_bad_keys():
     spec = spec_check(TournamentSpec("swiss"))
     assert spec.config == {
-        "rounds": "auto", "scoring": "chess", "tiebreaks": ["DE", "BH-C1", "BH", "SB"], "forbidden_pairs": [], "best_of": 1,
-        "acceleration": "none", "missed_rounds": "zero",
+        "rounds": "auto",
+        "scoring": "chess",
+        "tiebreaks": ["DE", "BH-C1", "BH", "SB"],
+        "forbidden_pairs": [],
+        "best_of": 1,
+        "acceleration": "none",
+        "missed_rounds": "zero",
     }
     assert spec_check({"format": "pods", "seats_per_match": 5}).config["placement_points"] == [5, 4, 3, 2, 1]
-    assert spec_check(TournamentSpec("groups_playoffs", config={"group_format": "swiss"})).config["tiebreaks"][1] == "BH-C1"
+    assert (
+        spec_check(TournamentSpec("groups_playoffs", config={"group_format": "swiss"})).config["tiebreaks"][1]
+        == "BH-C1"
+    )
     bad = [
         (TournamentSpec("chess960"), "format"),
         (TournamentSpec("swiss", config={"roundz": 3}), "roundz"),
@@ -553,7 +671,9 @@ def test_spec_check_fills_defaults_and_names_bad_keys():
 
 
 def test_custom_scoring():
-    log = Log(TournamentSpec("round_robin", config={"scoring": {"win": 2, "draw": 1, "loss": 0}})).start(names(2))
+    log = Log(TournamentSpec("round_robin", config={"scoring": {"win": 2, "draw": 1, "loss": 0}})).start(
+        names(2)
+    )
     log.pair()
     key = first_table(log)["match_key"]
     log.do({"kind": "game_recorded", "match_key": key, "ranks": [1, 1], "match_id": 1})

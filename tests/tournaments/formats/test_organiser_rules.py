@@ -33,9 +33,15 @@ def test_a_report_waits_for_another_participant_and_an_agreeing_report_confirms_
     assert table(log.state, key)["status"] == "reported"
     log.do({"kind": "result_reported", "match_key": key, "by": b, "ranks": [1, 2]})
     view = table(log.state, key)
-    assert view["status"] == "decided" and view["result"]["decided_by"] == "confirmed" and view["result"]["winner"] == a
+    assert (
+        view["status"] == "decided"
+        and view["result"]["decided_by"] == "confirmed"
+        and view["result"]["winner"] == a
+    )
     assert [(h["kind"], h.get("by")) for h in view["history"]] == [
-        ("result_reported", a), ("result_reported", b), ("result_confirmed", b),
+        ("result_reported", a),
+        ("result_reported", b),
+        ("result_confirmed", b),
     ]
 
 
@@ -63,10 +69,16 @@ def test_a_player_cannot_confirm_their_own_report_nor_dispute_it():
     key, a, _b = _duel(log)
     log.do({"kind": "result_reported", "match_key": key, "by": a, "ranks": [1, 2]})
     log.refused({"kind": "result_confirmed", "match_key": key, "by": a}, "result/cannot_confirm_own")
-    log.refused({"kind": "result_disputed", "match_key": key, "by": a, "reason": "x"}, "result/cannot_dispute_own")
+    log.refused(
+        {"kind": "result_disputed", "match_key": key, "by": a, "reason": "x"}, "result/cannot_dispute_own"
+    )
     log.do({"kind": "result_confirmed", "match_key": key, "by_organiser": True})
     view = table(log.state, key)
-    assert view["status"] == "decided" and view["history"][-1] == {"kind": "result_confirmed", "ranks": [1, 2], "reason": "organiser"}
+    assert view["status"] == "decided" and view["history"][-1] == {
+        "kind": "result_confirmed",
+        "ranks": [1, 2],
+        "reason": "organiser",
+    }
 
 
 def test_a_pod_report_is_confirmed_by_another_player_of_the_pod():
@@ -111,17 +123,24 @@ def test_the_latest_round_can_be_repaired_before_any_result_with_the_same_player
     event = log.pair()
     (k1, k2), bye = [t["match_key"] for t in event["tables"]], event["byes"][0]
     players = sorted(p for t in event["tables"] for p in t["players"])
-    swapped = [{"match_key": k1, "players": [players[0], players[3]]}, {"match_key": k2, "players": [players[1], players[2]]}]
+    swapped = [
+        {"match_key": k1, "players": [players[0], players[3]]},
+        {"match_key": k2, "players": [players[1], players[2]]},
+    ]
     log.refused({"kind": "round_repaired", "round": 1, "tables": swapped, "byes": []}, "round/bad_table")
     log.refused({"kind": "round_repaired", "round": 2, "tables": swapped, "byes": [bye]}, "round/not_latest")
     log.do({"kind": "round_repaired", "round": 1, "tables": swapped, "byes": [bye], "reason": "teammates"})
     assert table(log.state, k1)["players"] == [players[0], players[3]]
     log.do({"kind": "result_reported", "match_key": k1, "by": players[0], "ranks": [1, 2]})
-    log.refused({"kind": "round_repaired", "round": 1, "tables": swapped, "byes": [bye]}, "round/already_started")
+    log.refused(
+        {"kind": "round_repaired", "round": 1, "tables": swapped, "byes": [bye]}, "round/already_started"
+    )
     bracket = Log(TournamentSpec("single_elimination")).start(names(4))
     bracket.pair()
     tables = [{"match_key": t["match_key"], "players": t["players"]} for t in pending_tables(bracket.state)]
-    bracket.refused({"kind": "round_repaired", "round": 1, "tables": tables, "byes": []}, "round/fixed_by_format")
+    bracket.refused(
+        {"kind": "round_repaired", "round": 1, "tables": tables, "byes": []}, "round/fixed_by_format"
+    )
 
 
 def test_baku_acceleration_pairs_the_top_half_among_itself_in_round_one_and_keeps_points_honest():
@@ -147,7 +166,14 @@ def test_a_late_entrants_missed_rounds_score_as_the_organiser_chose():
         for _ in range(2):
             log.pair()
             for t in pending_tables(log.state):
-                log.do({"kind": "result_corrected", "match_key": t["match_key"], "ranks": [1, 2], "reason": "test"})
+                log.do(
+                    {
+                        "kind": "result_corrected",
+                        "match_key": t["match_key"],
+                        "ranks": [1, 2],
+                        "reason": "test",
+                    }
+                )
         log.do({"kind": "registered", "player": "late", "seed": None, "rating": None})
         row = next(r for r in standings(log.state) if r["player"] == "late")
         assert row["points"] == points
@@ -171,6 +197,8 @@ def test_no_pairing_allocated_bye_for_a_player_who_won_by_forfeit_when_another_c
     assert "won by forfeit in round 1" in paired.explanation.bye.reason
     # A missed round (late entry) is not the pairing-allocated bye: it does not bar one.
     missed = [
-        MatchResult(1, "late", None, Outcome.LOSS, forfeit=True), MatchResult(1, "a", "b", Outcome.WIN), MatchResult(1, "c", "d", Outcome.WIN),
+        MatchResult(1, "late", None, Outcome.LOSS, forfeit=True),
+        MatchResult(1, "a", "b", Outcome.WIN),
+        MatchResult(1, "c", "d", Outcome.WIN),
     ]
     assert swiss_pair_round(["a", "b", "c", "d", "late"], missed, round=2).bye == "late"

@@ -4,9 +4,23 @@ from collections import Counter
 import pytest
 
 from tournaments.formats import (
-    MatchResult, Outcome, PodConfig, PodResult, bracket_progress, groups_to_bracket, make_pod_round, placement_points,
-    playoff_seeds, pod_sizes, pod_standings, pods_advance, pods_final_placements, round_robin_schedule, snake_groups,
-    snake_pods, standings,
+    MatchResult,
+    Outcome,
+    PodConfig,
+    PodResult,
+    bracket_progress,
+    groups_to_bracket,
+    make_pod_round,
+    placement_points,
+    playoff_seeds,
+    pod_sizes,
+    pod_standings,
+    pods_advance,
+    pods_final_placements,
+    round_robin_schedule,
+    snake_groups,
+    snake_pods,
+    standings,
 )
 
 COUNTS = [3, 4, 5, 7, 8, 16, 33]
@@ -15,8 +29,14 @@ COUNTS = [3, 4, 5, 7, 8, 16, 33]
 @pytest.mark.parametrize(
     "n, size, min_size, sizes, byes",
     [
-        (3, 4, 3, (3,), 0), (4, 4, 3, (4,), 0), (5, 4, 3, (4,), 1), (7, 4, 3, (4, 3), 0),
-        (8, 4, 3, (4, 4), 0), (33, 4, 3, (4, 4, 4, 4, 4, 4, 3, 3, 3), 0), (11, 5, 3, (4, 4, 3), 0), (7, 3, 3, (3, 3), 1),
+        (3, 4, 3, (3,), 0),
+        (4, 4, 3, (4,), 0),
+        (5, 4, 3, (4,), 1),
+        (7, 4, 3, (4, 3), 0),
+        (8, 4, 3, (4, 4), 0),
+        (33, 4, 3, (4, 4, 4, 4, 4, 4, 3, 3, 3), 0),
+        (11, 5, 3, (4, 4, 3), 0),
+        (7, 3, 3, (3, 3), 1),
     ],
 )
 def test_pod_sizes(n, size, min_size, sizes, byes):
@@ -61,12 +81,12 @@ def test_pods_event_end_to_end(n):
             results.append(PodResult(r, tuple((p,) for p in order)))
         ranked = [s.player for s in pod_standings(seeds, rounds, results, config)]
     table = pod_standings(seeds, rounds, results, config)
-    finalists = pods_advance(table, rounds[-1], results[-len(rounds[-1].pods):], count=min(4, n))
+    finalists = pods_advance(table, rounds[-1], results[-len(rounds[-1].pods) :], count=min(4, n))
     final = PodResult(4, tuple((p,) for p in finalists))
     placements = pods_final_placements(table, final)
     assert [p for _, p in placements] and sorted(p for _, p in placements) == sorted(seeds)
     assert placements[0] == (1, finalists[0])
-    winners = pods_advance(table, rounds[-1], results[-len(rounds[-1].pods):], advance="pod_winners")
+    winners = pods_advance(table, rounds[-1], results[-len(rounds[-1].pods) :], advance="pod_winners")
     assert len(winners) == len(rounds[-1].pods)
 
 

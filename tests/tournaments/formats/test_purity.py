@@ -22,7 +22,11 @@ def test_no_framework_imports(path):
         for name in names:
             assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
         # Randomness only through an explicit random.Random.
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+        ):
             if node.func.value.id == "random" and node.func.attr != "Random":
                 pytest.fail(f"{path.name}:{node.lineno} uses the global random.{node.func.attr}")
 

@@ -52,6 +52,10 @@ def test_bad_input():
 
 def test_league_standings_three_one_zero():
     # a beats b, a draws c, b beats c: a 3+1 = 4, b 3, c 1.
-    results = [MatchResult(1, "a", "b", Outcome.WIN), MatchResult(2, "c", "a", Outcome.DRAW), MatchResult(3, "b", "c", Outcome.WIN)]
+    results = [
+        MatchResult(1, "a", "b", Outcome.WIN),
+        MatchResult(2, "c", "a", Outcome.DRAW),
+        MatchResult(3, "b", "c", Outcome.WIN),
+    ]
     rows = league_standings(["a", "b", "c"], results)
     assert [(r.player, r.points) for r in rows] == [("a", 4.0), ("b", 3.0), ("c", 1.0)]

@@ -23,7 +23,7 @@ def legal_pairing_exists(active, met, forbidden, had_bye):
             return True
         for k, other in enumerate(others):
             if frozenset((first, other)) not in met and frozenset((first, other)) not in forbidden:
-                if solve(others[:k] + others[k + 1:], bye_used):
+                if solve(others[:k] + others[k + 1 :], bye_used):
                     return True
         return False
 
@@ -76,7 +76,9 @@ def run_tournament(n, rounds, seed, forbidden=(), config=None, withdraw=None, la
     n=st.integers(min_value=2, max_value=10),
     rounds=st.integers(min_value=1, max_value=9),
     seed=st.integers(min_value=0, max_value=10**6),
-    forbidden=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)).filter(lambda t: t[0] != t[1]), max_size=4),
+    forbidden=st.lists(
+        st.tuples(st.integers(0, 9), st.integers(0, 9)).filter(lambda t: t[0] != t[1]), max_size=4
+    ),
     windowed=st.booleans(),
 )
 def test_random_tournaments_are_legal_and_never_fail_needlessly(n, rounds, seed, forbidden, windowed):
@@ -135,7 +137,12 @@ def test_blocked_top_group_floats_and_pairs_everyone():
 
 
 def test_no_legal_pairing_is_reported_not_raised():
-    results = [MatchResult(1, "a", "b"), MatchResult(2, "a", "c"), MatchResult(2, "b", None), MatchResult(1, "c", None)]
+    results = [
+        MatchResult(1, "a", "b"),
+        MatchResult(2, "a", "c"),
+        MatchResult(2, "b", None),
+        MatchResult(1, "c", None),
+    ]
     sr = swiss_pair_round(["a", "b", "c"], results)
     # a has met b and c; b and c have had byes; b–c is legal: a must take... a second bye? No: a has no bye.
     assert sr.failure is None and sr.bye == "a"
@@ -151,7 +158,11 @@ def test_bye_goes_to_lowest_ranked_without_bye_and_explains():
     sr = swiss_pair_round(players, results)
     # Scores: a 1, c 1, e 1 (bye), b 0, d 0. Lowest ranked is d (0, seed 4); it has no bye.
     assert sr.bye == "d"
-    results = [MatchResult(1, "a", "b", Outcome.LOSS), MatchResult(1, "c", "d", Outcome.LOSS), MatchResult(1, "e", None)]
+    results = [
+        MatchResult(1, "a", "b", Outcome.LOSS),
+        MatchResult(1, "c", "d", Outcome.LOSS),
+        MatchResult(1, "e", None),
+    ]
     sr = swiss_pair_round(players, results)
     # Now a and c are on 0 and lowest; c (seed 3) ranks below a (seed 1): c gets it.
     assert sr.bye == "c"
@@ -169,7 +180,12 @@ def test_reproducible():
 
 def test_first_round_is_dutch_top_half_v_bottom_half():
     sr = swiss_pair_round(list(range(1, 9)), [])
-    assert {frozenset(p.players) for p in sr.pairings} == {frozenset((1, 5)), frozenset((2, 6)), frozenset((3, 7)), frozenset((4, 8))}
+    assert {frozenset(p.players) for p in sr.pairings} == {
+        frozenset((1, 5)),
+        frozenset((2, 6)),
+        frozenset((3, 7)),
+        frozenset((4, 8)),
+    }
     # Initial seats alternate by table.
     assert [p.seat0 for p in sr.pairings] == [1, 6, 3, 8]
 

@@ -2,7 +2,16 @@
 
 import pytest
 
-from tournaments.formats import MATCH_POINTS, TIEBREAK_TABLE, MatchResult, Outcome, StandingsConfig, Tiebreak, bench_standings, standings
+from tournaments.formats import (
+    MATCH_POINTS,
+    TIEBREAK_TABLE,
+    MatchResult,
+    Outcome,
+    StandingsConfig,
+    Tiebreak,
+    bench_standings,
+    standings,
+)
 
 W, D, L = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
 
@@ -10,12 +19,20 @@ W, D, L = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
 #   R1: A beats B; C draws D; E bye.    R2: A draws C; E beats D; B bye.    R3: A beats E; C beats B; D bye.
 # Points (1 / ½ / 0, bye = 1): A 1+½+1 = 2.5; B 0+1+0 = 1; C ½+½+1 = 2; D ½+0+1 = 1.5; E 1+1+0 = 2.
 SWISS = [
-    MatchResult(1, "A", "B", W), MatchResult(1, "C", "D", D), MatchResult(1, "E", None),
-    MatchResult(2, "A", "C", D), MatchResult(2, "E", "D", W), MatchResult(2, "B", None),
-    MatchResult(3, "A", "E", W), MatchResult(3, "C", "B", W), MatchResult(3, "D", None),
+    MatchResult(1, "A", "B", W),
+    MatchResult(1, "C", "D", D),
+    MatchResult(1, "E", None),
+    MatchResult(2, "A", "C", D),
+    MatchResult(2, "E", "D", W),
+    MatchResult(2, "B", None),
+    MatchResult(3, "A", "E", W),
+    MatchResult(3, "C", "B", W),
+    MatchResult(3, "D", None),
 ]
 PLAYERS = ["A", "B", "C", "D", "E"]
-ALL = StandingsConfig(tiebreaks=(Tiebreak.BUCHHOLZ, Tiebreak.BUCHHOLZ_CUT1, Tiebreak.MEDIAN_BUCHHOLZ, Tiebreak.SONNEBORN_BERGER))
+ALL = StandingsConfig(
+    tiebreaks=(Tiebreak.BUCHHOLZ, Tiebreak.BUCHHOLZ_CUT1, Tiebreak.MEDIAN_BUCHHOLZ, Tiebreak.SONNEBORN_BERGER)
+)
 
 
 def rows_by_player(rows):
@@ -55,9 +72,12 @@ def test_order_uses_tiebreaks_in_order_only_for_ties():
 def test_direct_encounter():
     # Round robin of four. B and A both finish on 2: B beat A, so B ranks first, whatever BH says.
     results = [
-        MatchResult(1, "A", "B", L), MatchResult(1, "C", "D", D),
-        MatchResult(2, "A", "C", W), MatchResult(2, "B", "D", L),
-        MatchResult(3, "A", "D", W), MatchResult(3, "B", "C", W),
+        MatchResult(1, "A", "B", L),
+        MatchResult(1, "C", "D", D),
+        MatchResult(2, "A", "C", W),
+        MatchResult(2, "B", "D", L),
+        MatchResult(3, "A", "D", W),
+        MatchResult(3, "B", "C", W),
     ]
     # A: 0 + 1 + 1 = 2; B: 1 + 0 + 1 = 2; C: ½ + 0 + 0 = ½; D: ½ + 1 + 0 = 1.5.
     rows = standings(list("ABCD"), results, StandingsConfig(tiebreaks=(Tiebreak.DIRECT_ENCOUNTER,)))
@@ -68,11 +88,17 @@ def test_direct_encounter():
 def test_mtr_percentages_with_floor():
     # X beats Y 2-0, Z beats W 2-1;  X beats Z 2-1, W beats Y 2-0;  X draws W 1-1-1, Z beats Y 2-0.
     results = [
-        MatchResult(1, "X", "Y", W, games=(2, 0, 0)), MatchResult(1, "Z", "W", W, games=(2, 1, 0)),
-        MatchResult(2, "X", "Z", W, games=(2, 1, 0)), MatchResult(2, "W", "Y", W, games=(2, 0, 0)),
-        MatchResult(3, "X", "W", D, games=(1, 1, 1)), MatchResult(3, "Z", "Y", W, games=(2, 0, 0)),
+        MatchResult(1, "X", "Y", W, games=(2, 0, 0)),
+        MatchResult(1, "Z", "W", W, games=(2, 1, 0)),
+        MatchResult(2, "X", "Z", W, games=(2, 1, 0)),
+        MatchResult(2, "W", "Y", W, games=(2, 0, 0)),
+        MatchResult(3, "X", "W", D, games=(1, 1, 1)),
+        MatchResult(3, "Z", "Y", W, games=(2, 0, 0)),
     ]
-    config = StandingsConfig(scoring=MATCH_POINTS, tiebreaks=(Tiebreak.OPPONENTS_MATCH_WIN, Tiebreak.GAME_WIN, Tiebreak.OPPONENTS_GAME_WIN))
+    config = StandingsConfig(
+        scoring=MATCH_POINTS,
+        tiebreaks=(Tiebreak.OPPONENTS_MATCH_WIN, Tiebreak.GAME_WIN, Tiebreak.OPPONENTS_GAME_WIN),
+    )
     rows = rows_by_player(standings(list("XYZW"), results, config))
     # Match points: X 3+3+1 = 7, Y 0, Z 3+0+3 = 6, W 0+3+1 = 4; possible 9 each.
     # MW%: X 7/9, Y 0 → floored to 1/3, Z 6/9, W 4/9.
@@ -91,7 +117,13 @@ def test_mtr_percentages_with_floor():
 
 def test_mtr_bye_is_not_an_opponent():
     results = [MatchResult(1, "A", None), MatchResult(2, "A", "B", W)]
-    rows = rows_by_player(standings(["A", "B"], results, StandingsConfig(scoring=MATCH_POINTS, tiebreaks=(Tiebreak.OPPONENTS_MATCH_WIN,))))
+    rows = rows_by_player(
+        standings(
+            ["A", "B"],
+            results,
+            StandingsConfig(scoring=MATCH_POINTS, tiebreaks=(Tiebreak.OPPONENTS_MATCH_WIN,)),
+        )
+    )
     # A's only opponent is B: MW%(B) = 0/3 → 1/3.
     assert rows["A"].value("OMW%") == pytest.approx(1 / 3)
     assert len([v for v in rows["A"].values][0].terms) == 1

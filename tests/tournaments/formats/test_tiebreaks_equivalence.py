@@ -8,16 +8,33 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats.common import CHESS, MATCH_POINTS, FormatError, MatchResult, Outcome, PlayerId, Scoring
-from tournaments.formats.tiebreaks import MTG_FLOOR, StandingRow, StandingsConfig, Term, Tiebreak, TiebreakValue, standings
+from tournaments.formats.common import (
+    CHESS,
+    MATCH_POINTS,
+    FormatError,
+    MatchResult,
+    Outcome,
+    PlayerId,
+    Scoring,
+)
+from tournaments.formats.tiebreaks import (
+    MTG_FLOOR,
+    StandingRow,
+    StandingsConfig,
+    Term,
+    Tiebreak,
+    TiebreakValue,
+    standings,
+)
 
 # --- the reference: tiebreaks.py's _Tables and standings() before the optimisation -----------------
+
 
 class _Reference:
     """Per-player aggregates, computed in one pass over the results."""
@@ -43,7 +60,9 @@ class _Reference:
         for result in results:
             a = idx.get(result.seat0)
             if a is None:
-                raise FormatError(f"result names unknown player {result.seat0!r}", code="standings/unknown_player")
+                raise FormatError(
+                    f"result names unknown player {result.seat0!r}", code="standings/unknown_player"
+                )
             if result.seat1 is None:
                 pts = scoring.bye_points
                 self._add(a, result.round, -1, pts, False, pts >= scoring.win)
@@ -52,7 +71,9 @@ class _Reference:
                 continue
             b = idx.get(result.seat1)
             if b is None:
-                raise FormatError(f"result names unknown player {result.seat1!r}", code="standings/unknown_player")
+                raise FormatError(
+                    f"result names unknown player {result.seat1!r}", code="standings/unknown_player"
+                )
             pa, pb = scoring.points(result, result.seat0), scoring.points(result, result.seat1)
             played = not result.forfeit
             self._add(a, result.round, b, pa, played, result.outcome is Outcome.WIN)
@@ -92,8 +113,8 @@ class _Reference:
         ordered = sorted(terms, key=_by_value)
         lo = min(cut_low, len(ordered))
         hi = min(cut_high, len(ordered) - lo)
-        cut = tuple(ordered[:lo]) + tuple(ordered[len(ordered) - hi:])
-        kept = ordered[lo:len(ordered) - hi]
+        cut = tuple(ordered[:lo]) + tuple(ordered[len(ordered) - hi :])
+        kept = ordered[lo : len(ordered) - hi]
         return TiebreakValue(code, float(sum(t[2] for t in kept)), tuple(sorted(kept)), cut)
 
     def sonneborn_berger(self, i: int) -> TiebreakValue:
@@ -109,10 +130,14 @@ class _Reference:
         return max(MTG_FLOOR, self.game_points[i] / (3.0 * self.games[i])) if self.games[i] else MTG_FLOOR
 
     def opponents_pct(self, i: int, own_pct: list[float], code: str) -> TiebreakValue:
-        terms = tuple((rnd, self.players[opp], own_pct[opp]) for rnd, opp, _pts, _played in self.entries[i] if opp >= 0)
+        terms = tuple(
+            (rnd, self.players[opp], own_pct[opp]) for rnd, opp, _pts, _played in self.entries[i] if opp >= 0
+        )
         if not terms:
             return TiebreakValue(code, 0.0, (), (), "no opponents")
-        return TiebreakValue(code, sum(t[2] for t in terms) / len(terms), terms, (), "each opponent floored at 1/3")
+        return TiebreakValue(
+            code, sum(t[2] for t in terms) / len(terms), terms, (), "each opponent floored at 1/3"
+        )
 
     def value(self, i: int, tiebreak: Tiebreak) -> TiebreakValue:
         if tiebreak is Tiebreak.BUCHHOLZ:
@@ -134,7 +159,13 @@ class _Reference:
                 self._gw = [self.game_win(j) for j in range(len(self.players))]
             return self.opponents_pct(i, self._gw, "OGW%")
         if tiebreak is Tiebreak.GAME_WIN:
-            return TiebreakValue("GW%", self.game_win(i), (), (), f"{self.game_points[i]:g} game points over {self.games[i]} games, floor 1/3")
+            return TiebreakValue(
+                "GW%",
+                self.game_win(i),
+                (),
+                (),
+                f"{self.game_points[i]:g} game points over {self.games[i]} games, floor 1/3",
+            )
         raise FormatError(f"unknown tie-break {tiebreak!r}", code="standings/unknown_tiebreak")
 
     def direct_encounter(self, group: list[int]) -> dict[int, TiebreakValue]:
@@ -159,7 +190,9 @@ def _key(value: TiebreakValue) -> float:
     return -1e18 if value.value is None else round(value.value, 9)
 
 
-def reference_standings(players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None) -> list[StandingRow]:
+def reference_standings(
+    players: Sequence[PlayerId], results: Sequence[MatchResult], config: StandingsConfig | None = None
+) -> list[StandingRow]:
     """Rank `players` (given in seed order) by points, then `config.tiebreaks` in order, then seed.
 
     Each tie-break only separates players still tied on everything before it (C.07 Art. 4.2).
@@ -210,16 +243,22 @@ def reference_standings(players: Sequence[PlayerId], results: Sequence[MatchResu
                 values.append(direct.get(i, TiebreakValue("DE", None, note="not needed")))
             else:
                 values.append(computed[tiebreak][i])
-        rows.append(StandingRow(rank, tables.players[i], i + 1, tables.points[i], tuple(values), point_group[i]))
+        rows.append(
+            StandingRow(rank, tables.players[i], i + 1, tables.points[i], tuple(values), point_group[i])
+        )
     return rows
 
 
 # --- random tournaments ---------------------------------------------------------------------------
 
 SCORINGS = [
-    CHESS, MATCH_POINTS, Scoring(1.0, 0.5, 0.0, bye=0.5), Scoring(2, 1, 0, forfeit_win=1, forfeit_loss=-1),
+    CHESS,
+    MATCH_POINTS,
+    Scoring(1.0, 0.5, 0.0, bye=0.5),
+    Scoring(2, 1, 0, forfeit_win=1, forfeit_loss=-1),
     # Not multiples of 1/1024: the Buchholz sums then depend on their order (the sorted path).
-    Scoring(1.0, 0.1, 0.0, bye=0.3), Scoring(0.7, 0.35, 0.05, forfeit_win=0.6),
+    Scoring(1.0, 0.1, 0.0, bye=0.3),
+    Scoring(0.7, 0.35, 0.05, forfeit_win=0.6),
 ]
 
 
@@ -234,7 +273,9 @@ def random_event(rng: random.Random, n_players: int, rounds: int) -> tuple[list,
         for k in range(0, len(order) - 1, 2):
             outcome = rng.choice(list(Outcome))
             games = rng.choice([(0, 0, 0), (2, 1, 0), (1, 2, 0), (1, 1, 1), (2, 0, 0)])
-            results.append(MatchResult(rnd, order[k], order[k + 1], outcome, games, forfeit=rng.random() < 0.1))
+            results.append(
+                MatchResult(rnd, order[k], order[k + 1], outcome, games, forfeit=rng.random() < 0.1)
+            )
     if rng.random() < 0.5:
         rng.shuffle(results)  # results in any order: sums follow it
     return players, results
@@ -252,7 +293,9 @@ def same(a: list[StandingRow], b: list[StandingRow]) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    seed=st.integers(0, 10**9), n_players=st.integers(1, 24), rounds=st.integers(0, 9),
+    seed=st.integers(0, 10**9),
+    n_players=st.integers(1, 24),
+    rounds=st.integers(0, 9),
     scoring=st.sampled_from(SCORINGS),
     tiebreaks=st.lists(st.sampled_from(list(Tiebreak)), max_size=9, unique=True),
 )

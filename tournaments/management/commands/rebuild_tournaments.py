@@ -25,7 +25,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--tournament", help="Only this tournament (slug).")
         parser.add_argument(
-            "--record-missing", action="store_true",
+            "--record-missing",
+            action="store_true",
             help="Record finished Snakepit matches whose result never reached the log, then compare.",
         )
 
@@ -34,7 +35,12 @@ class Command(BaseCommand):
         if tournament:
             tournaments = tournaments.filter(slug=tournament)
         differences = []
-        for current in tqdm(tournaments.iterator(), total=tournaments.count(), desc="Rebuilding tournaments", unit="tournament"):
+        for current in tqdm(
+            tournaments.iterator(),
+            total=tournaments.count(),
+            desc="Rebuilding tournaments",
+            unit="tournament",
+        ):
             missing = tournament_unrecorded_matches(current)
             if missing and record_missing:
                 for match_id in missing:
@@ -42,19 +48,28 @@ class Command(BaseCommand):
                 current.refresh_from_db()
                 missing = tournament_unrecorded_matches(current)
             if missing:
-                differences.append(f"{current.slug}: finished matches {missing} are not in the log (use --record-missing)")
+                differences.append(
+                    f"{current.slug}: finished matches {missing} are not in the log (use --record-missing)"
+                )
             events = tournament_log(current)
             rebuilt, stored = tournament_projection(current, events), tournament_projection_stored(current)
             for part in ("entries", "tables", "matches", "standings"):
                 if rebuilt[part] != stored[part]:
                     differences.append(f"{current.slug}: {part} differ from a rebuild from the log")
-            differences += [f"{current.slug}: {problem}" for problem in tournament_snapshot_problems(current, events)]
+            differences += [
+                f"{current.slug}: {problem}" for problem in tournament_snapshot_problems(current, events)
+            ]
         for line in differences:
             self.stderr.write(line)
         read_model_checked.send(
-            sender=self.__class__, check="rebuild_tournaments", ok=not differences, problems=differences,
+            sender=self.__class__,
+            check="rebuild_tournaments",
+            ok=not differences,
+            problems=differences,
             summary=f"{tournaments.count()} tournament(s) rebuilt, {len(differences)} difference(s)",
         )
         if differences:
             raise CommandError(f"{len(differences)} projection(s) differ from their logs")
-        self.stdout.write(self.style.SUCCESS(f"All {tournaments.count()} tournament(s): projections equal their logs."))
+        self.stdout.write(
+            self.style.SUCCESS(f"All {tournaments.count()} tournament(s): projections equal their logs.")
+        )
