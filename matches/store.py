@@ -302,7 +302,7 @@ def match_entropy_lapse(*, match_id: int, now=None) -> list[NewEvent]:
     parts default as `engines.entropy.lapse_part` says) and let chance play on. Before the deadline,
     or when nothing is awaited, writes nothing."""
     now = now or timezone.now()
-    for attempt in range(2):
+    for _attempt in range(2):
         try:
             with transaction.atomic():
                 match = match_get(match_id=match_id)

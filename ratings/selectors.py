@@ -235,7 +235,8 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
             or entry.games != games
         ):
             report.disagreements.append(
-                f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, sigma {entry.sigma:.6f}, "
+                f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, "
+                f"sigma {entry.sigma:.6f}, "
                 f"{entry.games} games; the rebuild gives {expected.mu:.6f}, {expected.sigma:.6f}, {games}"
             )
     report.unrated_matches.extend(

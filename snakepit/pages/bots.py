@@ -166,7 +166,8 @@ def my_bots(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"Version {version.number} of {version.bot.name} uploaded: its validation match is queued.",
+                    f"Version {version.number} of {version.bot.name} uploaded: "
+                    f"its validation match is queued.",
                 )
                 return redirect("pages:my-bots")
     # bot_list prefetches the versions plainly; these rows also name each version's deck.

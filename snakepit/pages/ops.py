@@ -80,7 +80,8 @@ def queue_depth() -> dict[str, Any]:
             import redis
 
             client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
-            # kombu keeps a queue as one list per priority step: the plain name, then name + "\x06\x16" + step.
+            # kombu keeps a queue as one list per priority step: the plain name, then
+            # name + "\x06\x16" + step.
             names = [queue] + [f"{queue}\x06\x16{step}" for step in range(1, 10)]
             waiting = sum(client.llen(name) for name in names)
             return {

@@ -148,8 +148,8 @@ def test_the_checks_record_their_answer_when_they_run_anywhere(client, staff, us
     match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
     client.force_login(staff)
     assert (
-        'data-check="replay_matches"><td><code>replay_matches</code></td>\n          <td><span class="muted">not run yet'
-        in client.get("/ops/").content.decode()
+        'data-check="replay_matches"><td><code>replay_matches</code></td>'
+        '\n          <td><span class="muted">not run yet' in client.get("/ops/").content.decode()
     )
     call_command("replay_matches", stdout=io.StringIO(), stderr=io.StringIO())
     [replayed, tournaments, ratings] = ops_records.check_results()

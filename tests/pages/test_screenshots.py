@@ -1,5 +1,6 @@
 """`manage.py screenshots DIR` starts its own throwaway server with the demo data and writes a PNG of
-each main page, saying which as it goes. Needs Debian's chromium (skipped without it, failed under CI=true)."""
+each main page, saying which as it goes. Needs Debian's chromium (skipped without it, failed under
+CI=true)."""
 
 from __future__ import annotations
 

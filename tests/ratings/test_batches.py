@@ -193,7 +193,9 @@ def test_a_match_finishing_while_a_batch_runs_is_rated_by_that_run(queued, monke
 def _lock_waiters() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            ""
+            "AND wait_event_type = 'Lock'"
         )
         return cursor.fetchone()[0]
 

@@ -51,6 +51,7 @@ class Command(BaseCommand):
             raise CommandError("the live ratings differ from a rebuild")
         self.stdout.write(
             self.style.SUCCESS(
-                f"{report.ladders} ladder(s), {report.matches_rated} rated match(es): live ratings equal the rebuild."
+                f"{report.ladders} ladder(s), {report.matches_rated} rated match(es): "
+                f"live ratings equal the rebuild."
             )
         )
