@@ -53,6 +53,7 @@ _COMMON_CODES = {
         "request/malformed",
         "request/too_deep",
         "request/nul_character",
+        "request/invalid_text",
         "request/out_of_range",
         "request/invalid_query",
     ],
