@@ -34,7 +34,14 @@ def alice(users, client_for):
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/matches/", "/api/tournaments/", "/api/ladders/", "/api/decks/", "/api/ragnguns/deck-checks/"],
+    [
+        "/api/matches/",
+        "/api/tournaments/",
+        "/api/ladders/",
+        "/api/decks/",
+        "/api/ragnguns/deck-checks/",
+        "/api/auth/token/",
+    ],
 )
 def test_json_nested_a_thousand_deep_is_a_400(alice, path):
     response = alice.generic("POST", path, DEEP, content_type="application/json")
