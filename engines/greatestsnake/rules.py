@@ -158,7 +158,10 @@ class GreatestSnake(Game[SnakeState]):
         elif phase == DRAW:
             actions = list(_DRAW_ACTIONS)
         elif phase == RAT:
+            # "Power Cards ... can be played at any time, during any player's turn": the drawer may
+            # play them (and use equipment) before deciding whether to eat the rat lying face up.
             actions = list(_RAT_ACTIONS)
+            _power_actions(state, seat, actions)
         else:
             actions = []
         state.legal_cache = (seat, actions)
@@ -296,13 +299,22 @@ def _take_drawn(state: SnakeState, card: int) -> None:
     elif IS_REAL_RAT[card]:
         # "If it's a Rat Card, you must play it face up and decide whether or not to eat it"; a
         # snake that cannot eat places it in the Pit without being asked.
-        if _can_eat(state, seat):
-            state.drawn = card
-            state.phase = RAT
-        else:
-            state.pit.append(card)
+        state.drawn = card
+        _offer_drawn(state)
     else:
         state.hands[seat].append(card)
+
+
+def _offer_drawn(state: SnakeState) -> None:
+    """The drawn rat lying face up: the drawer chooses to eat it or send it to the Pit; a snake that
+    cannot eat places it in the Pit without being asked (the turn goes on to the main phase, where
+    every Power Card is offered as it would have been beside the rat)."""
+    if _can_eat(state, state.active):
+        state.phase = RAT
+    else:
+        state.pit.append(state.drawn)
+        state.drawn = NO_CARD
+        state.phase = MAIN
 
 
 def _rat_king(state: SnakeState, seat: int, card: int) -> None:
@@ -495,6 +507,10 @@ def _resolve_all(state: SnakeState) -> None:
         if entry.effect == "dodge":
             cancelled = cancelled | {entry.target}
     state.cancelled = frozenset()
+    if state.drawn >= 0 and state.phase == MAIN:
+        # A power played while a drawn rat lay face up: the drawer decides about the rat now, unless
+        # the answers left a snake that cannot eat, whose rat goes to the Pit without asking.
+        _offer_drawn(state)
 
 
 def _resolve(state: SnakeState, entry: Entry) -> None:
