@@ -3,12 +3,13 @@
 "Clarifications").
 
 A turn: wake up, draw (a rat is played face up and eaten or placed in the Pit; Rat King is eaten by
-itself), then equip, play powers and use abilities until "Digest!". Every action a player takes is
-put on a stack and opens a response window for every other player ("Whenever a player tries to take
-an action in the game, the other players have an opportunity to respond to it before it fully takes
-effect"); an answer goes on top and reopens the window; when everyone asked has passed, the stack
-resolves from the top ("the last action resolves first"). Wherever the rules leave one possibility
-the engine moves on by itself, so every `Decision` it returns is a real choice.
+itself; the drawer may play powers before deciding about the rat), then equip, play powers and use
+abilities until "Digest!". Every action a player takes is put on a stack and opens a response window
+for every other player who has an answer to give ("Whenever a player tries to take an action in the
+game, the other players have an opportunity to respond to it before it fully takes effect"; nobody
+is asked who could only pass); an answer goes on top and reopens the window; when everyone asked has
+passed, the stack resolves from the top ("the last action resolves first"). Wherever the rules leave
+one possibility the engine moves on by itself.
 
 Every `apply_*` checks the whole event before its first change: an action is checked against the
 seat's legal actions (worked out once per state), so a refused action leaves the state as it was.
@@ -461,31 +462,26 @@ def _aimed(state: SnakeState, seat: int, what: str, card: int, effect: str, acti
 
 def _push(state: SnakeState, entry: Entry) -> None:
     """Put an action on the stack and open the window for every other player who could answer: one
-    with a card in hand (the count is public) or an awake snake with a sleep-paid ability free of
-    rats. With nobody to ask, the stack resolves at once."""
+    holding a Power Card it can play now or owning an ability it can use now (the same code that
+    lists its answers decides it), so that nobody is asked who could only pass. With nobody to ask,
+    the stack resolves at once."""
     state.stack.append(entry)
     state.passed = frozenset()
     author = entry.author
-    hands = state.hands
+    hands, gear = state.hands, state.gear
     window = []
+    answers: list[Action] = []
     for seat in range(state.seats):
-        if seat != author and (hands[seat] or _sleep_ability_ready(state, seat)):
-            window.append(seat)
+        if seat != author and (hands[seat] or max(gear[seat]) >= 0):
+            _power_actions(state, seat, answers)
+            if answers:
+                window.append(seat)
+                answers = []
     if window:
         state.window = frozenset(window)
         state.phase = RESPOND
     else:
         _resolve_all(state)
-
-
-def _sleep_ability_ready(state: SnakeState, seat: int) -> bool:
-    if not state.awake[seat]:
-        return False
-    spaces = state.spaces[seat]
-    for index, equipment in enumerate(state.gear[seat]):
-        if equipment >= 0 and COST[equipment] == "sleep" and spaces[index + 1] < 0:
-            return True
-    return False
 
 
 def _resolve_all(state: SnakeState) -> None:
