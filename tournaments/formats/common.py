@@ -11,22 +11,15 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from coded_errors import CodedError
+
 PlayerId = Hashable
 
 
-class FormatError(ValueError):
+class FormatError(CodedError):
     """A request a format cannot satisfy. `code` is namespaced and stable (`bracket/unknown_match`)."""
 
     code = "format/error"
-
-    def __init__(self, detail: str, *, code: str | None = None):
-        super().__init__(detail)
-        self.detail = detail
-        if code is not None:
-            self.code = code
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.detail!r})"
 
 
 @dataclass(frozen=True)
