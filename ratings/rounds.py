@@ -14,7 +14,7 @@ from django.utils.module_loading import import_string
 from decks.selectors import deck_version_brought
 from matches.models import Match
 from matches.services import SeatSpec, match_create
-from ratings import matchmaking
+from ratings import matchmaking, selectors
 from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound
 
 
@@ -40,11 +40,7 @@ def ladder_round_create(
             return RoundResult(None, [])
         if ladder.season_ends_at is not None and ladder.season_ends_at <= timezone.now():
             return RoundResult(None, [])  # the season is over: the next starts when the sweep closes it
-        busy = set()
-        for ids in LadderMatch.objects.filter(
-            round__ladder=ladder, match__status=Match.Status.RUNNING
-        ).values_list("entries", flat=True):
-            busy.update(ids)
+        busy = selectors.entries_in_running_matches(ladder=ladder)
         free = ladder.entries.filter(left_at__isnull=True, paused_reason="").exclude(pk__in=busy)
         entries = {entry.pk: entry for entry in free.select_related("user", "deck_version")}
         if len(entries) < ladder.seats_per_match:

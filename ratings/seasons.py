@@ -8,9 +8,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Match
-from ratings import skill
-from ratings.models import Ladder, LadderMatch, LadderSeason
+from ratings import selectors, skill
+from ratings.models import Ladder, LadderSeason
 from ratings.rate import (
     RATING_BATCH,
     entries_ratings_save,
@@ -81,11 +80,7 @@ def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> La
             now + timedelta(days=ladder.season_length_days) if ladder.season_length_days else None
         )
         ladder.save(update_fields=["season", "season_started_at", "season_ends_at"])
-        busy = set()
-        for ids in LadderMatch.objects.filter(
-            round__ladder=ladder, match__status=Match.Status.RUNNING
-        ).values_list("entries", flat=True):
-            busy.update(ids)
+        busy = selectors.entries_in_running_matches(ladder=ladder)
         initial = initial_skill(ladder)
         moved = [entry for entry in entries if entry.pk not in busy]
         for entry in moved:
