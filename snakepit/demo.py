@@ -24,7 +24,9 @@ from matches.models import Match
 from matches.services import SeatSpec, match_create
 from matches.store import match_advance
 from ratings.models import Ladder
-from ratings.services import ladder_create, ladder_join, ladder_ratings_apply, ladder_round_create
+from ratings.rate import ladder_ratings_apply
+from ratings.rounds import ladder_round_create
+from ratings.services import ladder_create, ladder_join
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 

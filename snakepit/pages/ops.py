@@ -184,7 +184,7 @@ def matches_in_progress(*, now) -> dict[str, Any]:
 
 def ladder_matches_overdue(*, now) -> dict[int, str]:
     """Running ladder matches past their ladder's match or move deadline, with which one: the beat's
-    deadline sweep (`ratings.services.ladder_deadlines_enforce`) forfeits the late, so any listed here
+    deadline sweep (`ratings.deadlines.ladder_deadlines_enforce`) forfeits the late, so any listed here
     for long means the sweep is not running."""
     rows = (
         LadderMatch.objects.filter(match__status=Match.Status.RUNNING)

@@ -16,6 +16,7 @@ from matches.models import Match
 from matches.selectors import match_game
 from ratings import services as rating_services
 from ratings.models import RatedMatch
+from ratings.rounds import ladder_round_create
 from tests.support import act_once, match_with_people
 
 pytestmark = pytest.mark.django_db
@@ -199,7 +200,7 @@ def test_a_ladder_of_it_plays_bot_rounds_and_rates_each_match_once(
     rng = random.Random(3)
     for _ in range(3):
         with django_capture_on_commit_callbacks(execute=True):
-            rating_services.ladder_round_create(ladder_id=ladder.pk, rng=rng)
+            ladder_round_create(ladder_id=ladder.pk, rng=rng)
     matches = Match.objects.filter(ladder_match__round__ladder=ladder)
     assert matches.count() == 3 and all(match.is_finished for match in matches)
     assert RatedMatch.objects.filter(ladder=ladder).count() == 3

@@ -180,7 +180,7 @@ def plan_make(run: LoadRun, port: int) -> dict:
 def ladders_round_now() -> int:
     """A round of every active ladder at once, so bots are playing from the first second."""
     from ratings.models import Ladder
-    from ratings.services import ladder_round_create
+    from ratings.rounds import ladder_round_create
 
     return sum(
         len(ladder_round_create(ladder_id=pk).matches)

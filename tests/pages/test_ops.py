@@ -206,7 +206,8 @@ def test_staff_void_a_match_as_an_event_and_pause_a_ladder(client, users, staff)
 def test_ladder_matches_past_their_deadline_are_flagged(client, users, staff):
     import random
 
-    from ratings.services import ladder_join, ladder_round_create
+    from ratings.rounds import ladder_round_create
+    from ratings.services import ladder_join
 
     ladder = ladder_create(game_key="rat-snake", name="Quick", created_by=users["carol"])
     ladder_join(ladder=ladder, user=users["alice"])

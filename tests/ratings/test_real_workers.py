@@ -18,6 +18,7 @@ from matches.selectors import match_verify
 from matches.tasks import matches_resume_stalled
 from ratings import selectors, services
 from ratings.models import RatedMatch, RatingChange
+from ratings.rounds import ladder_round_create
 from snakepit.processes import celery_process, private_broker, stop
 from tests.workers import wait_until
 
@@ -38,7 +39,7 @@ def test_a_worker_killed_mid_match_leaves_a_log_the_next_worker_finishes_and_rat
     with private_broker(tmp_path) as env:
         env["SNAKEPIT_ADVANCE_CHUNK"] = "1"  # one committed event per transaction: a kill lands mid-match
         with celery_process("worker", env, log) as first:
-            match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(7)).matches[0]
+            match = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(7)).matches[0]
             _wait_for_events(match, 5, log)  # a whole match is about 100 events and well under a second
             stop(first)
         written = match.events.count()

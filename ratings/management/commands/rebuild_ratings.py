@@ -5,8 +5,9 @@ from tqdm import tqdm
 
 from core.checks import read_model_checked
 from ratings.models import Ladder
+from ratings.rate import ladder_ratings_apply
 from ratings.selectors import RebuildReport, ratings_rebuild
-from ratings.services import ladder_get, ladder_ratings_apply
+from ratings.services import ladder_get
 
 
 class Command(BaseCommand):
