@@ -123,6 +123,15 @@ _INNER = bytes(byte ^ 0x36 for byte in range(256))
 _OUTER = bytes(byte ^ 0x5C for byte in range(256))
 
 
+def hmac_sha256_states(key: bytes) -> tuple[Any, Any]:
+    """The SHA-256 states after HMAC-SHA256's two padded-key blocks for `key` (RFC 2104): copy the
+    first, add the message, then copy the second and add the first's digest, and its digest is
+    `hmac.digest(key, message, "sha256")`, without redoing the key schedule for every message."""
+    key = key if len(key) <= _BLOCK else hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
+
+
 class Draws:
     """`draw` for one match's seed, with the HMAC key schedule done once per match: what the service's
     engine loop (`engines.playout.play_forward`) draws with.
@@ -139,11 +148,8 @@ class Draws:
     __slots__ = ("inner", "outer", "seed")
 
     def __init__(self, seed: bytes) -> None:
-        key = seed if len(seed) <= _BLOCK else hashlib.sha256(seed).digest()
-        key = key.ljust(_BLOCK, b"\0")
         self.seed = seed
-        self.inner = hashlib.sha256(key.translate(_INNER))
-        self.outer = hashlib.sha256(key.translate(_OUTER))
+        self.inner, self.outer = hmac_sha256_states(seed)
 
     def __call__(self, seq: int, request: ChanceRequest) -> dict[str, Any]:
         plan = _PLANS.get(id(request))

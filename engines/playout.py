@@ -13,11 +13,10 @@ import hashlib
 import hmac
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any
 
 from engines.bots import RandomBot
-from engines.chance import Draws
+from engines.chance import Draws, hmac_sha256_states
 from engines.errors import IllegalAction
 from engines.protocol import Bot, EngineState, Event, Game, Turn
 
@@ -31,8 +30,19 @@ def bot_rng(seed: bytes, seq: int) -> random.Random:
 
 
 def service_bot_rngs(seed: bytes) -> Callable[[int], random.Random]:
-    """`bot_rng` for one match: the `rng_for` the service hands `play_forward`."""
-    return partial(bot_rng, seed)
+    """`bot_rng` for one match (the `rng_for` the service hands `play_forward`), with the HMAC key
+    schedule done once a match rather than once a move (`tests/engines/test_playout.py` compares)."""
+    inner, outer = hmac_sha256_states(seed)
+    copy_inner, copy_outer, from_bytes, new = inner.copy, outer.copy, int.from_bytes, random.Random
+
+    def rng_for(seq: int) -> random.Random:
+        hashed = copy_inner()
+        hashed.update(b"snakepit/bot/%d" % seq)
+        digest = copy_outer()
+        digest.update(hashed.digest())
+        return new(from_bytes(digest.digest(), "big"))
+
+    return rng_for
 
 
 def play_forward(
@@ -71,9 +81,15 @@ def play_forward(
             event = Event.chance_outcome(draws(seq, game.chance_request(state)))
             apply(state, event)
         else:
-            seat = min((seat for seat in decision.seats if bots[seat] is not None), default=None)
-            if seat is None:
-                break
+            seats = decision.seats
+            if len(seats) == 1:  # a turn: the usual case, without the walk below
+                (seat,) = seats
+                if bots[seat] is None:
+                    break
+            else:
+                seat = min((seat for seat in seats if bots[seat] is not None), default=None)
+                if seat is None:
+                    break
             event = _bot_move(game, state, seat, bots[seat], rng_for, seq, forfeit_failing_bots)
         append(event)
     return events

@@ -105,6 +105,14 @@ def test_the_service_hands_each_bot_move_its_own_generator() -> None:
     assert bot_rng(b"seed", 8).random() == bot_rng(b"seed", 8).random() != bot_rng(b"seed", 9).random()
 
 
+@pytest.mark.parametrize("seed", [b"", bytes(8), b"k" * 64, b"long" * 40])
+def test_the_service_generators_are_bot_rng(seed: bytes) -> None:
+    """`service_bot_rngs` does the HMAC key schedule once a match: the generators are `bot_rng`'s."""
+    rng_for = service_bot_rngs(seed)
+    for seq in (1, 2, 17, 12345):
+        assert rng_for(seq).getstate() == bot_rng(seed, seq).getstate()
+
+
 def test_playout_plays_to_the_end_or_says_it_did_not() -> None:
     state, log = playout(GAME, seats=2, seed=b"whole")
     assert GAME.outcome(state) is not None
