@@ -1,6 +1,6 @@
 """Rattlebones' random playouts through the one engine loop (`engines.playout.play_forward`, every
 event through `Game.apply`): exactly the games recorded before the engine's second, bench-only
-driver (`random_playout`) went away, for every seat count and both readings of x2, over enough
+driver went away, for every seat count and both readings of x2, over enough
 games to reach the rare moments (a Gamble, an x2 choice, a Roll Again, selling stars, a thief)."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ RECORDED = {
 
 
 @pytest.mark.parametrize(("seats", "x2_points", "games"), list(RECORDED), ids=lambda value: str(value))
-def test_random_playouts_play_the_recorded_games(seats: int, x2_points: str, games: int) -> None:
+def test_random_games_play_the_recorded_logs(seats: int, x2_points: str, games: int) -> None:
     digest, moments = hashlib.sha256(), set()
     for number in range(games):
         state, log = playout(
