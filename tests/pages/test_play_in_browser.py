@@ -8,7 +8,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
 import random
 import re
 
@@ -22,23 +21,8 @@ from engines.registry import default_bot, get_game
 from matches.models import Match
 from matches.selectors import match_event_listing, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
 
 MAX_CLICKS = 400
-
-
-@pytest.fixture
-def browser():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def sign_in(page, live_server, username, password):
