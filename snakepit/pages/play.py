@@ -38,7 +38,7 @@ from engines.entropy import part_commitment
 from engines.registry import DEFAULT_GAME, all_games, bot_names, default_bot, game_keys, get_game
 from matches import selectors, services
 from matches.models import Match
-from snakepit.pages.common import paginate, render_page, throttled, wants_fragment
+from snakepit.pages.common import deck_field_label, paginate, render_page, throttled, wants_fragment
 from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
 from snakepit.pages.rendering import view_html
 
@@ -325,13 +325,14 @@ class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     bots = forms.IntegerField(min_value=1, max_value=7, initial=1, label="Bots at the table")
     bot = forms.ChoiceField(label="Bot")
-    deck = forms.ChoiceField(required=False, label="Your deck (Rag'n'Guns)")
+    deck = forms.ChoiceField(required=False)
     seat = forms.ChoiceField(label="Your seat", initial="first", required=False)  # not sent: first
 
     def __init__(self, *args, user, game_key: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.spec = get_game(game_key).spec
         self.fields["game"].choices = [(game.spec.key, game.spec.name) for game in all_games()]
+        self.fields["deck"].label = deck_field_label()
         # The bots are the game's, so they belong to the part of the form drawn for the game.
         self.fields["bot"].choices = [(name, name) for name in bot_names(game_key)]
         self.fields["bot"].initial = default_bot(game_key)
