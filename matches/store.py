@@ -30,6 +30,7 @@ from engines.chance import draw
 from engines.entropy import part_commitment
 from engines.errors import IllegalAction
 from engines.protocol import Event, Turn
+from matches.audience import PUBLIC, event_apply
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
 from matches.selectors import match_entropy_deadline, match_get
@@ -87,6 +88,7 @@ _INSERTED = (
     "actor_id",
     "idempotency_key",
     "created_at",
+    "audience",
 )
 _ROWS_PER_INSERT = 1000  # SQLite: well under its limit on parameters in one statement
 
@@ -111,6 +113,7 @@ def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
                 row.actor_id,
                 row.idempotency_key,
                 now,
+                row.audience,
             )
         )
     table, columns = MatchEvent._meta.db_table, ", ".join(_INSERTED)
@@ -144,11 +147,20 @@ class NewEvent:
     idempotency_key: str | None = None
     schema_version: int = 1
     created_at: datetime | None = None
+    # matches/audience.py; the store's own kinds (entropy) are public, engine events say theirs
+    audience: int = PUBLIC
 
 
 def event_row(
-    match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None
+    match: Match,
+    seq: int,
+    event: Event,
+    audience: int,
+    *,
+    actor=None,
+    idempotency_key: str | None = None,
 ) -> NewEvent:
+    """The row of an engine event, with the audience `event_apply` returned when it was applied."""
     return NewEvent(
         match.pk,
         seq,
@@ -157,6 +169,7 @@ def event_row(
         dict(event.payload),
         actor.pk if actor is not None else None,
         idempotency_key or None,
+        audience=audience,
     )
 
 
@@ -225,15 +238,15 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
                 break  # waiting for people's commits or reveals, or for their deadline
             key = key or live.chance_key()
             event = Event.chance_outcome(draw(key, seq, game.chance_request(state)))
-            game.apply(state, event)
+            audience = event_apply(game, state, event)
         else:
             acting = sorted(seat for seat in decision.seats if live.seat_bots[seat])
             if not acting:
                 break
             seat = acting[0]
-            event = _bot_move(live, seat, bots[live.seat_bots[seat]], seq)
+            event, audience = _bot_move(live, seat, bots[live.seat_bots[seat]], seq)
         live.seq = seq
-        pending.append(event_row(match, seq, event))
+        pending.append(event_row(match, seq, event, audience))
     else:
         if not limit:
             raise ApplicationError(
@@ -244,21 +257,20 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
     return pending
 
 
-def _bot_move(live: LiveMatch, seat: int, bot, seq: int) -> Event:
-    """Apply the bot's action to the live state and return it, or its forfeit when the bot crashes or
-    acts illegally (a refused action leaves the state as it was, so the forfeit applies to that)."""
+def _bot_move(live: LiveMatch, seat: int, bot, seq: int) -> tuple[Event, int]:
+    """Apply the bot's action to the live state and return it with its audience, or its forfeit when
+    the bot crashes or acts illegally (a refused action leaves the state as it was, so the forfeit
+    applies to that)."""
     game, state = live.game, live.state
     try:
         event = Event.action(seat, bot.act(Turn(game, state, seat), _bot_rng(live.match, seq)))
-        game.apply(state, event)
-        return event
+        return event, event_apply(game, state, event)
     except IllegalAction as error:
         reason = f"bot {bot.name} sent an illegal action ({error.code})"
     except Exception as error:  # a crashing bot loses the match; it does not take the service down
         reason = f"bot {bot.name} crashed: {type(error).__name__}"
     forfeit = Event.forfeit(seat, reason)
-    game.apply(state, forfeit)
-    return forfeit
+    return forfeit, event_apply(game, state, forfeit)
 
 
 def projection_update(live: LiveMatch) -> None:
