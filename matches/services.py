@@ -7,6 +7,7 @@ Each checks the request against the match's live state and its engine, then appe
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -49,6 +50,8 @@ from matches.store import (
     projection_update,
 )
 from matches.tasks import match_play
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -181,13 +184,24 @@ def match_create(
     if bots_play == "auto":
         bots_play = "worker" if all(spec.bot for spec in seats) else "now"
     if bots_play == "worker":
-        transaction.on_commit(lambda: match_play.delay(match.pk))
+        transaction.on_commit(lambda: _play_queued(match.pk))
     elif bots_play == "now":
         opening += chance_and_bots_play(live)
     events_insert(opening)
     projection_update(live)
     live_checkin(live)
     return match
+
+
+def _play_queued(match_id: int) -> None:
+    """Hand a new match of bots to a worker. A broker that is down must not turn the created match
+    into an error: the match is written, and beat's sweep (`matches_resume_stalled`) queues it."""
+    try:
+        match_play.delay(match_id)
+    except Exception:
+        logger.warning(
+            "could not queue match %s for a worker; the minute sweep will", match_id, exc_info=True
+        )
 
 
 def _decks_bring(live: LiveMatch, match: Match, seats: list[SeatSpec]) -> list[NewEvent]:
