@@ -17,16 +17,14 @@ import time
 from django.conf import settings
 from django.contrib.auth.views import LoginView
 from django.core.cache.backends.locmem import LocMemCache
-from redis.exceptions import RedisError
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.errors import error_response
+from core.cache import CACHE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
-# What a cache that does not answer raises: redis-py's errors, or the socket's own.
-CACHE_UNAVAILABLE = (RedisError, OSError)
 # Counts kept while the shared cache is down: this process's alone, forgotten when it restarts.
 LOCAL_COUNTS = LocMemCache("snakepit-throttles-local", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 FALLBACK_WARNING_SECONDS = 60.0
