@@ -7,6 +7,8 @@ change."""
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
@@ -161,3 +163,15 @@ def test_the_migration_fills_old_logs_with_the_audiences_an_append_writes(users)
     assert dict(MatchEvent.objects.values_list("pk", "audience")) == appended
     with pytest.raises(DatabaseError), transaction.atomic():
         MatchEvent.objects.filter(match=running).update(audience=PUBLIC)  # filled: never again
+
+
+@pytest.mark.django_db
+def test_replay_matches_reports_an_audience_the_log_does_not_give(side_bets_match, capsys):
+    row = unfilled_side_bet(side_bets_match)
+    MatchEvent.objects.filter(pk=row.pk).update(audience=PUBLIC)  # filled, wrongly: Bob's bet for all
+    with pytest.raises(CommandError):
+        call_command("replay_matches")
+    assert (
+        f"match {side_bets_match.pk}: event 1's stored audience -1 but replay gives 2"
+        in capsys.readouterr().err
+    )
