@@ -29,6 +29,8 @@ NOTHING_LISTENS = "redis://127.0.0.1:1/0"  # port 1: the connection is refused a
 
 @pytest.fixture
 def redis_down(settings):
+    # Read before the settings change: the Celery app reads its configuration from them lazily.
+    working = app.conf.broker_url
     settings.CACHES = {
         **settings.CACHES,
         "default": {
@@ -39,7 +41,6 @@ def redis_down(settings):
     }
     settings.CELERY_BROKER_URL = NOTHING_LISTENS
     settings.SNAKEPIT_RATES = {"sign_in": "3/min", "create": "4/min", "actions": "2/min"}
-    working = app.conf.broker_url
     drop_broker_connections(app)
     app.conf.broker_url = NOTHING_LISTENS
     LOCAL_COUNTS.clear()
