@@ -3,17 +3,33 @@
 The rates are `SNAKEPIT_RATES` in the settings (each overridable from the environment), read on
 every request, so an operator or a load test raises them without a code change. A refusal is a 429
 with `Retry-After` and the body `{"code": "request/throttled", ...}`.
+
+When the cache does not answer (Redis down or restarting), a request is counted in this process's
+memory instead, and a warning is logged (once a minute while it lasts): a limit that holds per
+process is better than refusing every write with a 500. `/readyz` then reports the cache degraded.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+
 from django.conf import settings
 from django.contrib.auth.views import LoginView
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.errors import error_response
+from core.cache import CACHE_UNAVAILABLE
+
+logger = logging.getLogger(__name__)
+
+# Counts kept while the shared cache is down: this process's alone, forgotten when it restarts.
+LOCAL_COUNTS = LocMemCache("snakepit-throttles-local", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+FALLBACK_WARNING_SECONDS = 60.0
+_fallback_warned_at: float | None = None
 
 
 class ScopeThrottle(SimpleRateThrottle):
@@ -34,6 +50,14 @@ class ScopeThrottle(SimpleRateThrottle):
         else:
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def allow_request(self, request, view):
+        try:
+            return super().allow_request(request, view)
+        except CACHE_UNAVAILABLE:
+            _fallback_warn()
+            self.cache = LOCAL_COUNTS
+            return super().allow_request(request, view)
 
     def wait(self):
         """Seconds until the oldest request that must age out has: DRF's own answer is None (no
@@ -83,6 +107,18 @@ class ThrottledLoginView(LoginView):
             response["Retry-After"] = str(wait)
             return response
         return super().post(request, *args, **kwargs)
+
+
+def _fallback_warn() -> None:
+    global _fallback_warned_at
+    now = time.monotonic()
+    if _fallback_warned_at is not None and now - _fallback_warned_at < FALLBACK_WARNING_SECONDS:
+        return
+    _fallback_warned_at = now
+    logger.warning(
+        "the cache does not answer: rate limits are counted in this process alone until it does",
+        exc_info=True,
+    )
 
 
 def throttled_on(**throttles: type[ScopeThrottle]):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,7 @@ from django.core.cache import cache
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from core.cache import CACHE_UNAVAILABLE
 from core.errors import ApplicationError, Forbidden, NotFound, Rejected
 from decks.models import BanList, Deck, DeckVersion
 from engines.chance import ChanceRequest, draw
@@ -157,13 +159,16 @@ def _ban_list_cache_key(format_key: str) -> str:
 
 
 def _published_in_effect(format_key: str, at: datetime) -> EngineBanList | None:
-    rows = cache.get(_ban_list_cache_key(format_key))
+    rows = None
+    with suppress(*CACHE_UNAVAILABLE):  # a cache that does not answer: read the database
+        rows = cache.get(_ban_list_cache_key(format_key))
     if rows is None:
         rows = [
             _engine_ban_list(row)
             for row in BanList.objects.filter(format=format_key).order_by("effective_at", "id")
         ]
-        cache.set(_ban_list_cache_key(format_key), rows, BAN_LIST_CACHE_SECONDS)
+        with suppress(*CACHE_UNAVAILABLE):
+            cache.set(_ban_list_cache_key(format_key), rows, BAN_LIST_CACHE_SECONDS)
     in_effect = [row for row in rows if datetime.fromisoformat(row.effective) <= at]
     return in_effect[-1] if in_effect else None
 

@@ -55,6 +55,7 @@ def play_forward(
     rng_for: Callable[[int], random.Random],
     limit: int,
     forfeit_failing_bots: bool = True,
+    audiences: list[frozenset[int] | None] | None = None,
 ) -> list[Event]:
     """Advance `state` in place by chance outcomes and bot actions and return the events, numbered
     from `after + 1` on. `bots[seat]` plays that seat (None: a person, whom the loop stops for); when
@@ -64,7 +65,10 @@ def play_forward(
 
     A bot that crashes or acts illegally forfeits its seat (a refused action leaves the state as it
     was, so the forfeit applies to that); with `forfeit_failing_bots=False` its error is raised, for
-    tests that must see a bot's bug."""
+    tests that must see a bot's bug.
+
+    With an `audiences` list, each event's audience (`Game.event_audience`, read off the state just
+    before the event) is appended to it in step with the events: the store keeps it on the row."""
     events: list[Event] = []
     draws = None
     decision_of, apply, append = game.decision, game.apply, events.append
@@ -79,6 +83,8 @@ def play_forward(
             if draws is None:
                 draws = Draws(chance_key)
             event = Event.chance_outcome(draws(seq, game.chance_request(state)))
+            if audiences is not None:
+                audiences.append(game.event_audience(state, event))
             apply(state, event)
         else:
             seats = decision.seats
@@ -90,7 +96,7 @@ def play_forward(
                 seat = min((seat for seat in seats if bots[seat] is not None), default=None)
                 if seat is None:
                     break
-            event = _bot_move(game, state, seat, bots[seat], rng_for, seq, forfeit_failing_bots)
+            event = _bot_move(game, state, seat, bots[seat], rng_for, seq, forfeit_failing_bots, audiences)
         append(event)
     return events
 
@@ -103,10 +109,14 @@ def _bot_move(
     rng_for: Callable[[int], random.Random],
     seq: int,
     forfeit_failing_bots: bool,
+    audiences: list[frozenset[int] | None] | None,
 ) -> Event:
     try:
         event = Event.action(seat, bot.act(Turn(game, state, seat), rng_for(seq)))
+        audience = game.event_audience(state, event) if audiences is not None else None
         game.apply(state, event)
+        if audiences is not None:
+            audiences.append(audience)
         return event
     except IllegalAction as error:
         if not forfeit_failing_bots:
@@ -117,7 +127,10 @@ def _bot_move(
             raise
         reason = f"bot {bot.name} crashed: {type(error).__name__}"
     forfeit = Event.forfeit(seat, reason)
+    audience = game.event_audience(state, forfeit) if audiences is not None else None
     game.apply(state, forfeit)
+    if audiences is not None:
+        audiences.append(audience)
     return forfeit
 
 

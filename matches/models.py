@@ -113,6 +113,10 @@ class MatchEvent(models.Model):
     )
     idempotency_key = models.CharField(max_length=100, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who may read the payload while the match runs, written with the row (matches/audience.py):
+    # PUBLIC (-1), or a bitmask of seats; NULL only for a row not yet filled, which readers treat as
+    # unknown. The database lets it be filled once and never changed (migration 0006).
+    audience = models.IntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["match", "seq"]

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 
@@ -18,6 +19,7 @@ from engines.fairness import Verification, verify_log
 from engines.protocol import Decision, Event, Game
 from engines.registry import get_game
 from engines.replay import replay_from
+from matches.audience import audience_admits, audiences_replayed
 from matches.live import live_checkin, live_checkout, live_peek
 from matches.models import Match, MatchEvent
 
@@ -91,32 +93,46 @@ def match_decision(match: Match, snapshot: MatchSnapshot | None = None) -> Decis
 
 
 def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0) -> list[dict[str, Any]]:
-    """The log as `viewer_seat` may read it: while the match runs, a payload whose audience excludes
-    the viewer is withheld (a shuffle, a face-down commit); once it is over, everything is public."""
-    rows = list(match.events.order_by("seq").select_related("actor"))
-    game = match_game(match)
+    """The log after seq `after` as `viewer_seat` (None: a spectator) may read it: while the match
+    runs, a payload whose audience excludes the viewer is withheld (a shuffle, a face-down commit);
+    once it is finished, everything is public.
+
+    One query on the (match, seq) index, reading only the rows listed: each row carries its audience,
+    written when it was appended (matches/audience.py). Only a running match with a row whose
+    audience is unknown (written by a process that predates the column, after migration 0006
+    filled the rest) is replayed, to learn it as every listing once did."""
+    username = f"actor__{get_user_model().USERNAME_FIELD}"
+    rows = list(
+        match.events.filter(seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "kind", "seat", "payload", "audience", username, "created_at")
+    )
     finished = match.is_finished
-    state = game.new_state(seats=match.seats.count(), options=match.options)
+    unknown = not finished and any(row[4] is None for row in rows)
+    replayed = match_audiences_replayed(match) if unknown else {}
     listing = []
-    for row in rows:
-        event = row.to_engine() if row.is_engine_event else None
-        audience = None if finished or event is None else game.event_audience(state, event)
-        visible = audience is None or (viewer_seat is not None and viewer_seat in audience)
-        if row.seq > after:
-            listing.append(
-                {
-                    "seq": row.seq,
-                    "kind": row.kind,
-                    "seat": row.seat,
-                    "payload": row.payload if visible else None,
-                    "redacted": not visible,
-                    "actor": row.actor.get_username() if row.actor_id else None,
-                    "created_at": row.created_at,
-                }
-            )
-        if not finished and row.is_engine_event:
-            game.apply(state, event)
+    for seq, kind, seat, payload, audience, actor, created_at in rows:
+        if audience is None:
+            audience = replayed.get(seq)
+        visible = finished or (audience is not None and audience_admits(audience, viewer_seat))
+        listing.append(
+            {
+                "seq": seq,
+                "kind": kind,
+                "seat": seat,
+                "payload": payload if visible else None,
+                "redacted": not visible,
+                "actor": actor,
+                "created_at": created_at,
+            }
+        )
     return listing
+
+
+def match_audiences_replayed(match: Match) -> dict[int, int]:
+    """Every event's audience by seq, from a replay of the whole log (`audiences_replayed`)."""
+    rows = match.events.order_by("seq").values_list("seq", "kind", "seat", "payload", "schema_version")
+    return audiences_replayed(match.game, seats=match.seats.count(), options=match.options, rows=rows)
 
 
 def event_as_logged(row: MatchEvent) -> Event:

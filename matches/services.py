@@ -7,6 +7,7 @@ Each checks the request against the match's live state and its engine, then appe
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from engines.entropy import part_commitment
 from engines.errors import EngineError, IllegalAction
 from engines.protocol import Event, Game
 from engines.registry import get_game
+from matches.audience import PUBLIC, event_apply
 from matches.live import (
     LiveMatch,
     live_catch_up,
@@ -48,6 +50,8 @@ from matches.store import (
     projection_update,
 )
 from matches.tasks import match_play
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -180,13 +184,24 @@ def match_create(
     if bots_play == "auto":
         bots_play = "worker" if all(spec.bot for spec in seats) else "now"
     if bots_play == "worker":
-        transaction.on_commit(lambda: match_play.delay(match.pk))
+        transaction.on_commit(lambda: _play_queued(match.pk))
     elif bots_play == "now":
         opening += chance_and_bots_play(live)
     events_insert(opening)
     projection_update(live)
     live_checkin(live)
     return match
+
+
+def _play_queued(match_id: int) -> None:
+    """Hand a new match of bots to a worker. A broker that is down must not turn the created match
+    into an error: the match is written, and beat's sweep (`matches_resume_stalled`) queues it."""
+    try:
+        match_play.delay(match_id)
+    except Exception:
+        logger.warning(
+            "could not queue match %s for a worker; the minute sweep will", match_id, exc_info=True
+        )
 
 
 def _decks_bring(live: LiveMatch, match: Match, seats: list[SeatSpec]) -> list[NewEvent]:
@@ -199,11 +214,11 @@ def _decks_bring(live: LiveMatch, match: Match, seats: list[SeatSpec]) -> list[N
             continue
         event = Event.action(index, {**spec.deck, "type": "bring_deck"})
         try:
-            live.game.apply(live.state, event)
+            audience = event_apply(live.game, live.state, event)
         except IllegalAction as error:
             raise Rejected(f"seat {index}: {error}", code="deck/illegal") from None
         live.seq += 1
-        rows.append(event_row(match, live.seq, event, actor=spec.user))
+        rows.append(event_row(match, live.seq, event, audience, actor=spec.user))
     return rows
 
 
@@ -261,11 +276,11 @@ def _submit(match_id, user, action, expected_seq, seat, idempotency_key) -> Appe
         seat = _acting_seat(live, user, seat)
         event = Event.action(seat, action)
         try:
-            live.game.apply(live.state, event)
+            audience = event_apply(live.game, live.state, event)
         except IllegalAction as error:
             raise _engine_error(error) from None
     live.seq += 1
-    first = event_row(match, live.seq, event, actor=user, idempotency_key=idempotency_key)
+    first = event_row(match, live.seq, event, audience, actor=user, idempotency_key=idempotency_key)
     rows = events_insert([first, *chance_and_bots_play(live)])
     projection_update(live)
     moved_announce(live, actor_seat=seat)
@@ -334,11 +349,12 @@ def _forfeit(match_id: int, seat: int, reason: str, user) -> AppendResult:
         if user is not None and seat not in live.seats_of(user):
             raise Forbidden(f"seat {seat} is not yours", code="seat/not_yours")
         try:
-            live.game.apply(live.state, forfeit)
+            audience = event_apply(live.game, live.state, forfeit)
         except IllegalAction as error:
             raise _engine_error(error) from None
     live.seq += 1
-    rows = events_insert([event_row(match, live.seq, forfeit, actor=user), *chance_and_bots_play(live)])
+    first = event_row(match, live.seq, forfeit, audience, actor=user)
+    rows = events_insert([first, *chance_and_bots_play(live)])
     projection_update(live)
     moved_announce(live, actor_seat=seat)
     live_checkin(live)
@@ -387,6 +403,7 @@ def match_void(*, match_id: int, by, reason: str) -> MatchEvent:
                     kind=MatchEvent.Kind.VOID,
                     payload={"reason": reason},
                     actor_id=actor_id,
+                    audience=PUBLIC,
                 )
                 match.status = Match.Status.VOIDED
                 match.finished_at = timezone.now()
@@ -507,6 +524,7 @@ def match_correct(
                 "engine_version": engine_version,
                 "reason": reason[:200],
             },
+            audience=PUBLIC,
         )
         match.outcome = outcome
         match.save(update_fields=["outcome"])

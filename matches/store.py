@@ -28,6 +28,7 @@ from core.errors import ApplicationError, Conflict
 from engines.entropy import part_commitment
 from engines.playout import play_forward, service_bot_rngs
 from engines.protocol import Event
+from matches.audience import PUBLIC, audience_mask
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
 from matches.selectors import match_entropy_deadline, match_get
@@ -85,6 +86,7 @@ _INSERTED = (
     "actor_id",
     "idempotency_key",
     "created_at",
+    "audience",
 )
 _ROWS_PER_INSERT = 1000  # SQLite: well under its limit on parameters in one statement
 
@@ -109,6 +111,7 @@ def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
                 row.actor_id,
                 row.idempotency_key,
                 now,
+                row.audience,
             )
         )
     table, columns = MatchEvent._meta.db_table, ", ".join(_INSERTED)
@@ -142,11 +145,20 @@ class NewEvent:
     idempotency_key: str | None = None
     schema_version: int = 1
     created_at: datetime | None = None
+    # matches/audience.py; the store's own kinds (entropy) are public, engine events say theirs
+    audience: int = PUBLIC
 
 
 def event_row(
-    match: Match, seq: int, event: Event, *, actor=None, idempotency_key: str | None = None
+    match: Match,
+    seq: int,
+    event: Event,
+    audience: int,
+    *,
+    actor=None,
+    idempotency_key: str | None = None,
 ) -> NewEvent:
+    """The row of an engine event, with the audience `event_apply` returned when it was applied."""
     return NewEvent(
         match.pk,
         seq,
@@ -155,6 +167,7 @@ def event_row(
         dict(event.payload),
         actor.pk if actor is not None else None,
         idempotency_key or None,
+        audience=audience,
     )
 
 
@@ -208,6 +221,7 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
     chance_waits = contributions is not None and contributions.phase != "done"
     bots = game.bots()
     most = limit or settings.SNAKEPIT_MAX_AUTO_EVENTS
+    audiences: list[frozenset[int] | None] = []
     events = play_forward(
         game,
         live.state,
@@ -216,10 +230,11 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
         chance_key=None if chance_waits else live.chance_key(),
         rng_for=service_bot_rngs(bytes(match.seed)),
         limit=most,
+        audiences=audiences,
     )
-    for event in events:
+    for event, audience in zip(events, audiences):
         live.seq += 1
-        pending.append(event_row(match, live.seq, event))
+        pending.append(event_row(match, live.seq, event, audience_mask(audience)))
     if len(events) == most and not limit:
         raise ApplicationError(
             f"match {match.pk}: chance and bots made {most} moves in a row",

@@ -1,9 +1,14 @@
 """Health endpoints for load balancers, Compose and Kubernetes probes (deploy/README.md, "Health").
 
 `/healthz` says the process answers: it touches nothing else, so a database outage does not get every
-web process restarted (liveness). `/readyz` says this process can serve now: the database answers a
-query and the broker accepts a connection (readiness; a balancer sends no traffic until it is 200).
-Neither needs signing in, and neither says more than which check failed: the reason goes to the log."""
+web process restarted (liveness). `/readyz` says this process can serve now (readiness; a balancer
+sends no traffic until it is 200): the database answers a query (else 503), and whether the broker
+accepts a connection and the cache answers. Without those two a web process still serves, degraded
+(200, `"status": "degraded"`, saying what is): writes land, rate limits count per process
+(api/throttles.py), and the tasks it could not queue are queued again by beat's sweeps once the
+broker is back. A 503 for them would take every web process out of the balancer at once when Redis
+restarts. Neither endpoint needs signing in, and neither says more than which check failed: the
+reason goes to the log."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import logging
 import os
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
@@ -52,7 +58,18 @@ def broker_check() -> None:
         broker.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
 
 
-CHECKS = {"database": database_check, "broker": broker_check}
+def cache_check() -> None:
+    caches["default"].get("snakepit:readyz")
+
+
+CHECKS = {"database": database_check, "broker": broker_check, "cache": cache_check}
+# What a web process serves without, and how it is degraded then.
+DEGRADED_WITHOUT = {
+    "broker": "background tasks are queued again by the sweeps once the broker is back",
+    "cache": "rate limits are counted per process",
+}
+# A worker or beat is no use without the broker: the shell check requires both (`main`).
+PROCESS_CHECKS = ("database", "broker")
 
 
 @never_cache
@@ -74,11 +91,14 @@ def readyz(request):
         else:
             results[name] = "ok"
     failed = [name for name, result in results.items() if result != "ok"]
-    if failed:
+    if any(name not in DEGRADED_WITHOUT for name in failed):
         return JsonResponse(
             {"code": "health/not_ready", "detail": f"unavailable: {', '.join(failed)}", "checks": results},
             status=503,
         )
+    if failed:
+        detail = "; ".join(f"{name} unavailable: {DEGRADED_WITHOUT[name]}" for name in failed)
+        return JsonResponse({"status": "degraded", "detail": detail, "checks": results})
     return JsonResponse({"status": "ready", "checks": results})
 
 
@@ -90,9 +110,9 @@ def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snakepit.settings")
     django.setup()
     failed = []
-    for name, check in CHECKS.items():
+    for name in PROCESS_CHECKS:
         try:
-            check()
+            CHECKS[name]()
         except Exception as error:  # noqa: BLE001 - any failure; the probe's output is the operator's
             failed.append(f"{name}: {type(error).__name__}: {error}")
     print("; ".join(failed) or "ready")

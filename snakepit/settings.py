@@ -193,8 +193,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache and broker ---------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0" if IN_CI else "")
+# A Redis that does not answer fails a cache call within these seconds (redis-py waits for ever by
+# default): callers degrade rather than hang (api/throttles.py, snakepit/health.py).
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 2}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_CACHE_OPTIONS,
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "snakepit"}}
 # The operations page's records (the last read-model checks, failed Celery tasks: snakepit/pages/

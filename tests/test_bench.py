@@ -30,6 +30,22 @@ def test_bench_json_prints_the_engine_and_deck_figures_under_their_stable_keys()
 
 
 @pytest.mark.django_db(transaction=True)
+def test_bench_json_prints_the_store_figures_with_the_listing_ratio():
+    out = StringIO()
+    call_command("bench", "--json", "--seconds", "0.05", "--only", "store", stdout=out)
+    figures = json.loads(out.getvalue())
+    assert {
+        "ceiling.pg_insert_commit_per_s",
+        "store.append_single_vs_ceiling",
+        "store.append_batched_vs_ceiling",
+        "store.listing_ms_5000_vs_50",
+    } <= set(figures)
+    # A listing that read the whole log (let alone replayed it) would cost a hundred times as much
+    # on 5,000 events as on 50; a figure this far off means that is back.
+    assert 0 < figures["store.listing_ms_5000_vs_50"] < 10
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_bench_worker_figure_never_touches_the_real_database_or_queue(tmp_path):
     """A worker serves the configured queue (Redis under CI) while the bench measures its own workers:
     the real worker receives nothing, the real queue does not move, the real database gains nothing."""

@@ -1,4 +1,8 @@
+import logging
+
 from django.apps import AppConfig
+
+logger = logging.getLogger(__name__)
 
 
 class TournamentsConfig(AppConfig):
@@ -12,8 +16,15 @@ class TournamentsConfig(AppConfig):
 
 
 def _record_tournament_game(sender, match_id: int, **kwargs) -> None:
+    """A broker that is down must not turn the move that finished the match into an error (nor keep
+    the other receivers from hearing of it): beat's sweep (`tournaments_record_missing`) records it."""
     from tournaments.models import TournamentMatch
     from tournaments.tasks import tournament_record_match
 
     if TournamentMatch.objects.filter(match_id=match_id).exists():
-        tournament_record_match.delay(match_id)
+        try:
+            tournament_record_match.delay(match_id)
+        except Exception:
+            logger.warning(
+                "could not queue match %s's tournament result; the sweep will", match_id, exc_info=True
+            )

@@ -1,4 +1,5 @@
-"""Replay every match from its log and report any whose replay disagrees with what is stored."""
+"""Replay every match from its log and report any whose replay disagrees with what is stored: its
+status and outcome, and each event's audience (who may read it while the match runs)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from core.checks import read_model_checked
 from engines.registry import get_game
 from engines.replay import replay
 from matches.models import Match
+from matches.selectors import match_audiences_replayed
 
 
 class Command(BaseCommand):
     help = (
-        "Replay every match's event log through its engine and compare status and outcome with the "
-        "stored ones."
+        "Replay every match's event log through its engine and compare status, outcome and the events'"
+        " audiences with the stored ones."
     )
 
     def add_arguments(self, parser):
@@ -49,6 +51,13 @@ class Command(BaseCommand):
                 disagreements.append(
                     f"match {match.pk}: stored status {match.status} disagrees with the replay"
                 )
+            replayed_audiences = match_audiences_replayed(match)
+            for seq, stored in match.events.exclude(audience=None).values_list("seq", "audience"):
+                if replayed_audiences.get(seq) != stored:
+                    disagreements.append(
+                        f"match {match.pk}: event {seq}'s stored audience {stored} but replay gives"
+                        f" {replayed_audiences.get(seq)}"
+                    )
         for line in disagreements:
             self.stderr.write(line)
         read_model_checked.send(
