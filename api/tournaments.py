@@ -598,7 +598,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
             )
         if request.method == "POST":
             data = self._body(WebhookSerializer)
-            webhook = services.tournament_webhook_add(
+            webhook = webhooks.tournament_webhook_add(
                 slug=slug, user=request.user, url=data["url"], events=data["events"]
             )
             return Response(
