@@ -28,6 +28,7 @@ from api.negotiation import FormatFilterNegotiation
 from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
 from decks.selectors import deck_version_judged_now
+from flows.tournament_start import tournament_start_with_ratings
 from tournaments import exports, selectors, services, webhooks
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
@@ -474,7 +475,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def start(self, request, slug=None):
         """Seed the players and pair the first round (registration -> running); `ends_at` times it."""
         times = self._body(RoundTimeSerializer)
-        tournament = services.tournament_start(
+        tournament = tournament_start_with_ratings(
             slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at")
         )
         return Response(TournamentSerializer(tournament).data)

@@ -16,13 +16,8 @@ from tournaments.models import (
     TournamentStanding,
     TournamentTable,
 )
-from tournaments.selectors import (
-    SERVICE_KINDS,
-    tournament_projection,
-)
-from tournaments.services.change import (
-    standing_unranked,
-)
+from tournaments.selectors import SERVICE_KINDS, tournament_projection
+from tournaments.services.change import standing_unranked
 from tournaments.services.setup import tournament_create
 
 IMPORT_EVENTS_MAX = 200_000

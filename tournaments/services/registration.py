@@ -16,19 +16,9 @@ from engines.registry import get_game
 from matches.models import Match
 from matches.services import match_forfeit
 from tournaments.formats import lifecycle
-from tournaments.models import (
-    Tournament,
-    TournamentEntry,
-)
-from tournaments.selectors import (
-    tournament_get,
-)
-from tournaments.services.change import (
-    TournamentChange,
-    entry_for,
-    require_organiser,
-    require_status,
-)
+from tournaments.models import Tournament, TournamentEntry
+from tournaments.selectors import tournament_get
+from tournaments.services.change import TournamentChange, entry_for, require_organiser, require_status
 
 
 @transaction.atomic

@@ -10,18 +10,9 @@ from django.db import transaction
 from core.errors import Conflict, NotFound
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
-from tournaments.models import (
-    Tournament,
-)
-from tournaments.selectors import (
-    tournament_get,
-)
-from tournaments.services.change import (
-    TournamentChange,
-    entry_for,
-    require_organiser,
-    require_status,
-)
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_get
+from tournaments.services.change import TournamentChange, entry_for, require_organiser, require_status
 from tournaments.webhooks import webhooks_notify
 
 

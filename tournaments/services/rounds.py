@@ -4,6 +4,7 @@ organiser's controls over pairings (forbidden pairs, re-pairing, closing a round
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from django.db import transaction
@@ -15,15 +16,8 @@ from matches.models import Match
 from matches.services import SeatSpec, match_create, match_forfeit
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
-from tournaments.models import (
-    Tournament,
-    TournamentEntry,
-    TournamentEvent,
-    TournamentMatch,
-)
-from tournaments.selectors import (
-    tournament_get,
-)
+from tournaments.models import Tournament, TournamentEntry, TournamentEvent, TournamentMatch
+from tournaments.selectors import tournament_get
 from tournaments.services.change import (
     TournamentChange,
     players_named,
@@ -37,13 +31,22 @@ from tournaments.webhooks import webhooks_notify
 
 @transaction.atomic
 def tournament_start(
-    *, slug: str, user, ends_at: datetime | None = None, starts_at: datetime | None = None
+    *,
+    slug: str,
+    user,
+    ends_at: datetime | None = None,
+    starts_at: datetime | None = None,
+    ratings_by_user: Mapping[int, float] | None = None,
 ) -> Tournament:
     """Registration -> running: seed the players (checked-in ones where check-in is required) and
-    pair the first round."""
+    pair the first round. A tournament seeded by rating is given each person's rating by user id
+    (`ratings_by_user`, bots and unrated people left out): ratings are a sibling app, read by
+    `flows.tournament_start`, which the API calls."""
     tournament = tournament_get(slug=slug, for_update=True)
     require_organiser(tournament, user)
     require_status(tournament, Tournament.Status.REGISTRATION)
+    if tournament.seeding == Tournament.Seeding.RATING and ratings_by_user is None:
+        raise ValueError("a tournament seeded by rating starts with ratings_by_user (flows.tournament_start)")
     registered = set(tournament.entries.values_list("player", flat=True))
     unknown = sorted({p for pair in tournament.config.get("forbidden_pairs", []) for p in pair} - registered)
     if unknown:
@@ -56,12 +59,12 @@ def tournament_start(
     if tournament.check_in_required:
         entries = [entry for entry in entries if entry.status == TournamentEntry.Status.CHECKED_IN]
     change = TournamentChange(tournament)
-    players = [entry.player for entry in seed_order(tournament, entries, change.seq)]
+    by_entry = entries_ratings(entries, ratings_by_user or {})
+    players = [entry.player for entry in seed_order(tournament, entries, change.seq, ratings=by_entry)]
     started = {"kind": "started", "players": players, "seeding": tournament.seeding}
     if tournament.seeding == Tournament.Seeding.RATING:
         # The ratings the order came from, kept with it: they move afterwards, and the TRF export
         # reports the ones the seeding used.
-        by_entry = entries_ratings(tournament, entries)
         started["ratings"] = {
             entry.player: round(by_entry[entry.pk], 2) for entry in entries if entry.pk in by_entry
         }

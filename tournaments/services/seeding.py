@@ -6,26 +6,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+from collections.abc import Mapping
 
-from django.conf import settings
 from django.db import transaction
-from django.utils.module_loading import import_string
 
 from core.errors import Rejected
 from engines.chance import ChanceRequest, draw
-from tournaments.models import (
-    Tournament,
-    TournamentEntry,
-)
-from tournaments.selectors import (
-    tournament_get,
-)
-from tournaments.services.change import (
-    TournamentChange,
-    players_named,
-    require_organiser,
-    require_status,
-)
+from tournaments.models import Tournament, TournamentEntry
+from tournaments.selectors import tournament_get
+from tournaments.services.change import TournamentChange, players_named, require_organiser, require_status
 
 
 def tournament_rng(tournament: Tournament, purpose: str, seq: int) -> random.Random:
@@ -47,7 +36,11 @@ def random_seed_order(seed: bytes, players: list[str]) -> list[str]:
     return [ordered[i] for i in permutation]
 
 
-def seed_order(tournament: Tournament, entries: list[TournamentEntry], seq: int) -> list[TournamentEntry]:
+def seed_order(
+    tournament: Tournament, entries: list[TournamentEntry], seq: int, *, ratings: Mapping[int, float]
+) -> list[TournamentEntry]:
+    """The entries in the order the tournament's seeding puts them; `ratings` (by entry) orders a
+    tournament seeded by rating, the unrated last."""
     if tournament.seeding == Tournament.Seeding.RANDOM:
         if not tournament.seed:
             order = sorted(entries, key=lambda entry: entry.player)
@@ -58,22 +51,15 @@ def seed_order(tournament: Tournament, entries: list[TournamentEntry], seq: int)
     if tournament.seeding == Tournament.Seeding.REGISTRATION:
         return sorted(entries, key=lambda entry: entry.pk)
     if tournament.seeding == Tournament.Seeding.RATING:
-        ratings = entries_ratings(tournament, entries)
         return sorted(
             entries, key=lambda entry: (-ratings.get(entry.pk, float("-inf")), entry.seed or 10**9, entry.pk)
         )
     return sorted(entries, key=lambda entry: (entry.seed is None, entry.seed or 0, entry.pk))
 
 
-def entries_ratings(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int, float]:
-    """Each person's rating in this game, by entry, from the source the settings name
-    (`SNAKEPIT_SEEDING_RATINGS`: the ladders' best ordinal by default). Ratings are a sibling app, so
-    it is reached through the settings, never imported; bots and unrated people have none."""
-    ratings_of = import_string(settings.SNAKEPIT_SEEDING_RATINGS)
-    by_user = ratings_of(
-        game_key=tournament.game, user_ids=[entry.user_id for entry in entries if entry.user_id]
-    )
-    return {entry.pk: by_user[entry.user_id] for entry in entries if entry.user_id in by_user}
+def entries_ratings(entries: list[TournamentEntry], ratings_by_user: Mapping[int, float]) -> dict[int, float]:
+    """Each person's rating, by entry; bots and unrated people have none."""
+    return {entry.pk: ratings_by_user[entry.user_id] for entry in entries if entry.user_id in ratings_by_user}
 
 
 @transaction.atomic

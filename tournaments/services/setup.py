@@ -15,18 +15,9 @@ from engines.chance import seed_commitment
 from matches.services import game_setup
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
-from tournaments.models import (
-    Tournament,
-)
-from tournaments.selectors import (
-    tournament_get,
-)
-from tournaments.services.change import (
-    TournamentChange,
-    refusal,
-    require_organiser,
-    require_status,
-)
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_get
+from tournaments.services.change import TournamentChange, refusal, require_organiser, require_status
 
 
 @transaction.atomic
