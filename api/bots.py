@@ -1,6 +1,6 @@
 """Uploaded bots (docs/bots.md): upload a version, read a bot and its figures, and, for its owner and
-staff only, its source and logs; the protocol's JSON Schemas. Thin views over bots.services and
-bots.selectors; the validation match runs on a worker."""
+staff only, its source and logs; the protocol's JSON Schemas. Thin views over bots.selectors and
+two flows: `flows.bot_upload` (the validation match runs on a worker) and `flows.bot_ladder_entry`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The match API: create a match, see it through a seat, act, forfeit, read the log and verify it. Thin views:
-parse, call `matches.services` or `matches.selectors`, serialise. No game logic lives here."""
+parse, call `matches.services`, `matches.selectors` or (a match with saved decks) `flows.match_with_decks`,
+serialise. No game logic lives here."""
 
 from __future__ import annotations
 
