@@ -68,7 +68,8 @@ OUT_OF_ORDER = frozenset(
 )
 
 
-def refusal(error: FormatError) -> ApplicationError:
+def reducer_refusal(error: FormatError) -> ApplicationError:
+    """The reducer's refusal as the error the API renders: 409 for "not now", 422 for "never"."""
     status = 409 if error.code in OUT_OF_ORDER else 422
     return ApplicationError(error.detail, code=error.code, status=status)
 
@@ -137,7 +138,7 @@ class TournamentChange:
             try:
                 state = lifecycle.apply(state, payload)
             except FormatError as error:
-                raise refusal(error) from None
+                raise reducer_refusal(error) from None
         event = TournamentEvent.objects.create(
             tournament=self.tournament, seq=self.seq + 1, kind=kind, payload=payload, actor=actor
         )

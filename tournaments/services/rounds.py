@@ -21,7 +21,7 @@ from tournaments.selectors import tournament_get
 from tournaments.services.change import (
     TournamentChange,
     players_named,
-    refusal,
+    reducer_refusal,
     require_organiser,
     require_status,
 )
@@ -119,7 +119,7 @@ def _pair_next_round(
     try:
         paired = lifecycle.next_round(change.state, rng=tournament_rng(tournament, "pairing", change.seq))
     except FormatError as error:
-        raise refusal(error) from None
+        raise reducer_refusal(error) from None
     if ends_at is not None:
         paired["ends_at"] = ends_at.isoformat()
     if starts_at is not None:

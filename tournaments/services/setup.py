@@ -17,7 +17,7 @@ from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
-from tournaments.services.change import TournamentChange, refusal, require_organiser, require_status
+from tournaments.services.change import TournamentChange, reducer_refusal, require_organiser, require_status
 
 
 @transaction.atomic
@@ -49,7 +49,7 @@ def tournament_create(
             lifecycle.TournamentSpec(format=format, seats_per_match=seats, config=config)
         )
     except FormatError as error:
-        raise refusal(error) from None
+        raise reducer_refusal(error) from None
     if result_mode not in Tournament.ResultMode.values:
         raise Rejected(
             f"result mode is one of {', '.join(Tournament.ResultMode.values)}",
@@ -146,7 +146,7 @@ def tournament_configure(*, slug: str, user, **changes) -> Tournament:
                 )
             )
         except FormatError as error:
-            raise refusal(error) from None
+            raise reducer_refusal(error) from None
         changes.update(options=resolved, seats_per_match=seats, config=dict(spec.config))
     if changes.get("rounds_start", tournament.rounds_start) not in Tournament.RoundsStart.values:
         raise Rejected(
