@@ -1,10 +1,9 @@
 """Uploaded bots (docs/bots.md): upload a version, read a bot and its figures, and, for its owner and
-staff only, its source and logs; the protocol's JSON Schemas. Thin views over bots.services and
-bots.selectors; the validation match runs on a worker."""
+staff only, its source and logs; the protocol's JSON Schemas. Thin views over bots.selectors and
+two flows: `flows.bot_upload` (the validation match runs on a worker) and `flows.bot_ladder_entry`."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -17,15 +16,13 @@ from api.parsers import BoundedJSONParser, BoundedMultiPartParser
 from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
 from bots import selectors as bot_selectors
-from bots import services as bot_services
 from bots.archives import is_archive
 from bots.models import BOT_NAME_PATTERN, Bot, BotSeat, BotVersion
 from bots.protocol import ANSWER_SCHEMA, MESSAGE_SCHEMA, PROTOCOL_VERSION
-from bots.tasks import bot_version_validate
 from core.errors import ApplicationError, NotFound
+from flows.bot_ladder_entry import bot_version_enter_ladder
+from flows.bot_upload import bot_version_submit
 from ratings import selectors as rating_selectors
-from ratings import services as rating_services
-from ratings.models import LadderEntry
 
 _MATCHES_LISTED = 50
 
@@ -165,7 +162,7 @@ class BotViewSet(viewsets.GenericViewSet):
         body = BotUploadSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        version = bot_services.bot_version_upload(
+        version = bot_version_submit(
             owner=request.user,
             name=data["name"],
             game_key=data["game"],
@@ -175,7 +172,6 @@ class BotViewSet(viewsets.GenericViewSet):
             deck=data.get("deck", ""),
             deck_number=data.get("deck_version"),
         )
-        transaction.on_commit(lambda: bot_version_validate.delay(version.pk))
         return Response(
             {
                 "bot": version.bot_id,
@@ -287,26 +283,6 @@ class BotViewSet(viewsets.GenericViewSet):
     def protocol(self, request):
         """The bot protocol's version and the JSON Schemas of its message and answer."""
         return Response({"protocol": PROTOCOL_VERSION, "message": MESSAGE_SCHEMA, "answer": ANSWER_SCHEMA})
-
-
-@transaction.atomic
-def bot_version_enter_ladder(*, bot: Bot, number: int, user, ladder_slug: str, replace: bool) -> LadderEntry:
-    """Enter version `number` of `bot` on a ladder of its game, for its owner or staff (`user`): the
-    API's `ladders` action and the bot's page both come here. Only a passed version enters, bringing
-    its own deck; `replace` sends the bot's other versions on that ladder away (their history stays).
-    Here and not in bots.services because bots and ratings are sibling layers that do not import each
-    other: this layer is where the two meet. A refusal writes nothing."""
-    version = bot_selectors.bot_version_for_ladder(bot=bot, number=number, user=user)
-    ladder = rating_services.ladder_get(slug=ladder_slug)
-    return rating_services.ladder_join_uploaded_bot(
-        ladder=ladder,
-        account=bot.account,
-        bot_version_id=version.pk,
-        game_key=bot.game,
-        deck_version=version.deck_version,
-        display_name=bot_selectors.bot_version_label(version=version),
-        replace=replace,
-    )
 
 
 def query_int_path(raw: str) -> int:

@@ -1,22 +1,18 @@
 """Challenges through the API: seat other people in a match only with their consent. Thin views over
-`matches.challenges`; saved decks (games that need one) are checked and frozen here, where the match
-and deck apps meet."""
+`matches.challenges`; seats that bring saved decks go through `flows.challenge_with_decks`."""
 
 from __future__ import annotations
 
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from api.limits import INT_MAX, MAX_SEATS
-from api.matches import SeatRequestSerializer, seat_deck_version
+from api.matches import SeatRequestSerializer
 from api.throttles import CreateThrottle, throttled_on
-from decks.models import DeckVersion
-from decks.selectors import deck_version_brought
-from decks.services import deck_version_freeze
 from engines.registry import game_keys
+from flows.challenge_with_decks import challenge_accept_with_deck, challenge_create_with_decks
 from matches import challenges
 from matches.models import Challenge
 
@@ -77,24 +73,6 @@ class ChallengeAcceptSerializer(serializers.Serializer):
     deck_version = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
 
 
-def _deck_of(seat: dict, user, options: dict) -> tuple[dict, dict] | None:
-    if "deck" not in seat:
-        return None
-    version = seat_deck_version(seat, user, options)
-    return deck_version_brought(version), {"share_id": version.deck.share_id, "version": version.number}
-
-
-def _freeze_decks(challenge: Challenge) -> None:
-    """Once the match exists, the deck versions its seats brought can never be deleted."""
-    if challenge.match_id is None:
-        return
-    for seat in challenge.seats.exclude(deck_ref=None):
-        version = DeckVersion.objects.get(
-            deck__share_id=seat.deck_ref["share_id"], number=seat.deck_ref["version"]
-        )
-        deck_version_freeze(deck_version=version, purpose=f"match {challenge.match_id}")
-
-
 class ChallengeViewSet(viewsets.GenericViewSet):
     """Invitations to a match. Yours, made or received; a match starts when everyone invited accepts."""
 
@@ -119,43 +97,24 @@ class ChallengeViewSet(viewsets.GenericViewSet):
         )
 
     @extend_schema(request=ChallengeCreateSerializer, responses={201: ChallengeSerializer})
-    @transaction.atomic
     def create(self, request):
         body = ChallengeCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        own_decks = {}
-        for index, seat in enumerate(data["seats"]):
-            if seat.get("user") == request.user.get_username():
-                deck = _deck_of(seat, request.user, data["options"])
-                if deck is not None:
-                    own_decks[index] = deck
-        challenge = challenges.challenge_create(
-            created_by=request.user,
-            game_key=data["game"],
-            options=data["options"],
-            seats=[{key: seat[key] for key in ("user", "bot") if key in seat} for seat in data["seats"]],
-            decks=own_decks,
+        challenge = challenge_create_with_decks(
+            created_by=request.user, game_key=data["game"], options=data["options"], seats=data["seats"]
         )
-        _freeze_decks(challenge)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ChallengeAcceptSerializer, responses={200: ChallengeSerializer})
     @action(detail=True, methods=["post"])
-    @transaction.atomic
     def accept(self, request, pk=None):
         """Take your seat (with your saved deck where the game needs one); the last yes starts the match."""
         body = ChallengeAcceptSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        challenge = challenges.challenge_get_for(challenge_id=int(pk), user=request.user)
-        deck = _deck_of(body.validated_data, request.user, challenge.options)
-        challenge = challenges.challenge_accept(
-            challenge_id=challenge.pk,
-            user=request.user,
-            deck=deck[0] if deck else None,
-            deck_ref=deck[1] if deck else None,
+        challenge = challenge_accept_with_deck(
+            challenge_id=int(pk), user=request.user, seat=body.validated_data
         )
-        _freeze_decks(challenge)
         return Response(ChallengeSerializer(challenge).data)
 
     @extend_schema(request=None, responses={200: ChallengeSerializer})

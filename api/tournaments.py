@@ -28,6 +28,7 @@ from api.negotiation import FormatFilterNegotiation
 from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
 from decks.selectors import deck_version_judged_now
+from flows.tournament_start import tournament_start_with_ratings
 from tournaments import exports, selectors, services, webhooks
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
@@ -476,7 +477,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def start(self, request, slug=None):
         """Seed the players and pair the first round (registration -> running); `ends_at` times it."""
         times = self._body(RoundTimeSerializer)
-        tournament = services.tournament_start(
+        tournament = tournament_start_with_ratings(
             slug=slug, user=request.user, ends_at=times.get("ends_at"), starts_at=times.get("starts_at")
         )
         return Response(TournamentSerializer(tournament).data)
@@ -600,7 +601,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
             )
         if request.method == "POST":
             data = self._body(WebhookSerializer)
-            webhook = services.tournament_webhook_add(
+            webhook = webhooks.tournament_webhook_add(
                 slug=slug, user=request.user, url=data["url"], events=data["events"]
             )
             return Response(

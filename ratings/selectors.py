@@ -270,7 +270,7 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
 
 def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, float]:
     """Each user's best ladder ordinal in a game, over all its ladders; users with no entry are left
-    out. Tournaments seed by rating through this (settings.SNAKEPIT_SEEDING_RATINGS)."""
+    out. Tournaments seed by rating through this (flows.tournament_start)."""
     best: dict[int, float] = {}
     rows = LadderEntry.objects.filter(ladder__game=game_key, user__in=user_ids).values_list(
         "user_id", "ordinal"

@@ -351,10 +351,6 @@ SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECO
 SNAKEPIT_CONTRIBUTED_ENTROPY = env_flag("SNAKEPIT_CONTRIBUTED_ENTROPY", True)
 SNAKEPIT_ENTROPY_WINDOW_SECONDS = int(os.environ.get("SNAKEPIT_ENTROPY_WINDOW_SECONDS", "300"))
 
-# Where tournaments seeded by rating read each player's rating: a callable taking game_key and
-# user_ids, returning {user_id: rating}. Tournaments and ratings are siblings that never import each
-# other; this setting is where the project joins them.
-SNAKEPIT_SEEDING_RATINGS = "ratings.selectors.best_ordinals_by_user"
 # Called with (match=, versions={seat: bot version id}) when a ladder match seats uploaded bots.
 SNAKEPIT_LADDER_UPLOADED_BOTS = "bots.tasks.ladder_match_bots_start"
 # Options set on every new match of a game from what holds when it is created (matches.services):

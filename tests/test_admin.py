@@ -20,6 +20,7 @@ from ratings.seasons import ladder_season_close
 from snakepit.demo import DEMO_USERNAME, demo_data_ensure
 from tournaments import services as tournament_services
 from tournaments.models import TournamentEvent
+from tournaments.webhooks import tournament_webhook_add
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def world(operator, users):
         )
         tournament_services.tournament_open(slug=tournament.slug, user=operator)
         # A webhook, so that pairing leaves a delivery (never sent: nothing commits in a test).
-        tournament_services.tournament_webhook_add(
+        tournament_webhook_add(
             slug=tournament.slug, user=operator, url="https://hooks.snakepit.invalid/t", events=[]
         )
         for bot in ("random", "heuristic"):

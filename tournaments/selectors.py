@@ -74,6 +74,11 @@ def tournament_get(*, slug: str, for_update: bool = False) -> Tournament:
         raise NotFound(f"no tournament {slug!r}", code="tournament/not_found") from None
 
 
+def tournament_entrant_user_ids(*, tournament: Tournament) -> list[int]:
+    """The accounts of the people registered (not the bots), dropped or not."""
+    return list(tournament.entries.filter(user__isnull=False).values_list("user_id", flat=True))
+
+
 # --- the current state, without replaying -------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from django.utils import timezone
 from core.errors import Forbidden, Rejected
 from core.outbound import OutboundRefused, outbound_open
 from tournaments.models import Tournament, TournamentWebhook, TournamentWebhookDelivery
+from tournaments.selectors import tournament_get
 
 EVENTS = tuple(TournamentWebhook.Event.values)
 WEBHOOKS_PER_TOURNAMENT = 5
@@ -48,8 +49,11 @@ def webhook_signature(*, secret: str, timestamp: int, body: bytes) -> str:
     return f"sha256={mac.hexdigest()}"
 
 
-def webhook_add(*, tournament: Tournament, user, url: str, events: list[str]) -> TournamentWebhook:
-    """Register `url` for `events` (all of them when empty). The caller holds the tournament's lock."""
+@transaction.atomic
+def tournament_webhook_add(*, slug: str, user, url: str, events: list[str]) -> TournamentWebhook:
+    """Register `url` for `events` (all of them when empty), under the tournament's lock so that two
+    registrations cannot pass the limit together."""
+    tournament = tournament_get(slug=slug, for_update=True)
     if not (user.is_staff or tournament.organiser_id == user.pk):
         raise Forbidden(
             "only the organiser (or staff) manages this tournament", code="tournament/not_organiser"

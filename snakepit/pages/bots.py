@@ -16,24 +16,22 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Prefetch, prefetch_related_objects
 from django.db.models.functions import Length
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods
 
-from api.bots import bot_version_enter_ladder
 from api.throttles import CreateThrottle
 from bots.archives import ZIP_MAGIC, ArchiveLimits, is_archive
 from bots.models import BOT_NAME_PATTERN, Bot, BotSeat, BotVersion
 from bots.selectors import bot_get, bot_list, bot_source_readable, bot_stats, bot_version_deck
-from bots.services import bot_version_upload
-from bots.tasks import bot_version_validate
 from core.errors import ApplicationError, NotFound, Rejected
 from decks.selectors import deck_list_for_owner
 from engines.errors import UnknownGame
 from engines.registry import DEFAULT_GAME, all_games, get_game
+from flows.bot_ladder_entry import bot_version_enter_ladder
+from flows.bot_upload import bot_version_submit
 from matches.models import Match
 from ratings.models import Ladder, LadderEntry
 from ratings.selectors import entries_ranked, leaderboard_row
@@ -113,7 +111,7 @@ def _file_payload(upload) -> dict[str, Any]:
 
 def _upload(*, owner, data: dict[str, Any]) -> BotVersion:
     game_key = data["game"]
-    version = bot_version_upload(
+    return bot_version_submit(
         owner=owner,
         name=data["name"],
         game_key=game_key,
@@ -121,8 +119,6 @@ def _upload(*, owner, data: dict[str, Any]) -> BotVersion:
         deck=data["deck"] if get_game(game_key).spec.needs_deck else "",
         **_file_payload(data["file"]),
     )
-    transaction.on_commit(lambda: bot_version_validate.delay(version.pk))
-    return version
 
 
 def _versions_prefetch() -> Prefetch:

@@ -30,12 +30,12 @@ from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_GET, require_http_methods
 
 from api.limits import MAX_IDEMPOTENCY_KEY
-from api.matches import match_create_with_decks
 from api.throttles import ActionThrottle, CreateThrottle
 from core.errors import ApplicationError, Forbidden
 from decks.selectors import deck_list_for_owner
 from engines.entropy import part_commitment
 from engines.registry import DEFAULT_GAME, all_games, bot_names, default_bot, game_keys, get_game
+from flows.match_with_decks import match_create_with_decks
 from matches import selectors, services
 from matches.models import Match
 from snakepit.pages.common import deck_field_label, paginate, render_page, throttled, wants_fragment

@@ -171,8 +171,10 @@ def ratings_for_test(*, game_key, user_ids):
 RATINGS = {"r0": 21.374, "r1": 35.5, "r2": -3.0}
 
 
-def test_trf_reports_the_ratings_the_seeding_used(organiser, django_user_model, client_for, settings):
-    settings.SNAKEPIT_SEEDING_RATINGS = "tests.api.test_tournament_exports.ratings_for_test"
+def test_trf_reports_the_ratings_the_seeding_used(organiser, django_user_model, client_for, monkeypatch):
+    # Chosen ratings (a negative one, one to round) rather than ladders played to reach them:
+    # tests/flows/test_tournament_start.py reads real ladder ratings.
+    monkeypatch.setattr("flows.tournament_start.best_ordinals_by_user", ratings_for_test)
     slug = post(
         organiser,
         "/api/tournaments/",

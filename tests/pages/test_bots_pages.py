@@ -35,7 +35,7 @@ def queued(monkeypatch):
         def delay(version_id):
             sent.append(version_id)
 
-    monkeypatch.setattr("snakepit.pages.bots.bot_version_validate", Task)
+    monkeypatch.setattr("flows.bot_upload.bot_version_validate", Task)
     return sent
 
 

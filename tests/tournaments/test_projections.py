@@ -24,6 +24,8 @@ from tournaments.models import (
     TournamentStanding,
     TournamentTable,
 )
+from tournaments.services import change
+from tournaments.services.change import SNAPSHOTS_KEPT, TournamentChange
 
 pytestmark = pytest.mark.django_db
 
@@ -174,7 +176,7 @@ def steps(tournament: Tournament, organiser, users: dict, django_user_model, op:
 def test_random_actions_keep_the_projection_equal_to_a_rebuild_after_every_step(
     django_user_model, django_capture_on_commit_callbacks, monkeypatch, setup, players, snapshot_every, ops
 ):
-    monkeypatch.setattr(services, "SNAPSHOT_EVERY", snapshot_every)
+    monkeypatch.setattr(change, "SNAPSHOT_EVERY", snapshot_every)
     with django_capture_on_commit_callbacks(execute=True):
         tournament, organiser, users = running(django_user_model, players, **setup)
     assert_projection_is_the_logs(tournament)
@@ -202,7 +204,7 @@ def test_a_long_seeded_swiss_stays_equal_to_its_rebuild_through_every_kind_of_ac
 ):
     """Not left to chance: a Swiss of 9 played to its end, every table reported, some disputed and
     corrected, a drop and a late entry, the cache forgotten now and then, snapshots every 7 events."""
-    monkeypatch.setattr(services, "SNAPSHOT_EVERY", 7)
+    monkeypatch.setattr(change, "SNAPSHOT_EVERY", 7)
     with django_capture_on_commit_callbacks(execute=True):
         tournament, organiser, users = running(django_user_model, 9, format="swiss")
     slug = tournament.slug
@@ -232,7 +234,7 @@ def test_a_long_seeded_swiss_stays_equal_to_its_rebuild_through_every_kind_of_ac
             services.tournament_next_round(slug=slug, user=organiser)
         assert_projection_is_the_logs(tournament)
     assert step >= 4
-    assert TournamentSnapshot.objects.filter(tournament=tournament).count() == services.SNAPSHOTS_KEPT
+    assert TournamentSnapshot.objects.filter(tournament=tournament).count() == SNAPSHOTS_KEPT
     call_command("rebuild_tournaments", "--tournament", slug)
 
 
@@ -263,18 +265,18 @@ def test_a_rolled_back_action_leaves_no_state_behind(
         tournament, organiser, users = running(django_user_model, 4, format="swiss")
     first, second = selectors.tournament_state(tournament).tables[:2]
     seq = selectors.tournament_head(tournament).seq
-    project = services._Change.project
+    project = TournamentChange.project
 
     def project_then_fail(change):
         project(change)
         raise RuntimeError("the database went away after the projection")
 
-    monkeypatch.setattr(services._Change, "project", project_then_fail)
+    monkeypatch.setattr(TournamentChange, "project", project_then_fail)
     with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
         services.tournament_report(
             slug=tournament.slug, user=users[first.players[0]], match_key=first.match_key, ranks=[1, 2]
         )
-    monkeypatch.setattr(services._Change, "project", project)
+    monkeypatch.setattr(TournamentChange, "project", project)
     head = selectors.tournament_head(tournament)
     assert head.seq == seq and lifecycle.table(head.state, first.match_key)["status"] == "open"
     # The next event takes the same number, and means something else.
