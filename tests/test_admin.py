@@ -14,7 +14,7 @@ from matches.services import SeatSpec
 from matches.store import match_advance
 from ratings import services as rating_services
 from ratings.models import Ladder
-from snakepit.demo import DEMO_USERNAME, demo_data_ensure
+from snakepit.demo import STAFF_USERNAME, demo_data_ensure, staff_account_ensure
 from tournaments import services as tournament_services
 from tournaments.models import TournamentEvent
 
@@ -37,6 +37,7 @@ def world(operator, users):
     from matches.challenges import challenge_create
 
     demo_data_ensure()
+    staff_account_ensure()
     deck_services.deck_create(owner=users["alice"], cards=["Machete"])
     operator.is_staff = True
     deck_services.ban_list_publish(
@@ -84,9 +85,9 @@ def test_every_model_of_every_app_is_registered():
             assert admin.site.is_registered(model), f"{label}.{model.__name__} has no admin"
 
 
-@pytest.mark.parametrize("who", ["superuser", "demo operator"])
+@pytest.mark.parametrize("who", ["superuser", "up's staff account"])
 def test_a_staff_user_browses_every_list_and_every_record(client, operator, world, who, django_user_model):
-    staff = operator if who == "superuser" else django_user_model.objects.get(username=DEMO_USERNAME)
+    staff = operator if who == "superuser" else django_user_model.objects.get(username=STAFF_USERNAME)
     assert staff.is_staff and (who == "superuser") == staff.is_superuser
     client.force_login(staff)
     for label in APPS:
@@ -119,12 +120,12 @@ def test_a_staff_user_browses_every_list_and_every_record(client, operator, worl
 
 
 @pytest.mark.parametrize("model", [MatchEvent, TournamentEvent])
-@pytest.mark.parametrize("who", ["superuser", "demo operator"])
+@pytest.mark.parametrize("who", ["superuser", "up's staff account"])
 def test_a_staff_user_cannot_change_or_delete_an_event(
     client, operator, world, model, who, django_user_model
 ):
     client.force_login(
-        operator if who == "superuser" else django_user_model.objects.get(username=DEMO_USERNAME)
+        operator if who == "superuser" else django_user_model.objects.get(username=STAFF_USERNAME)
     )
     event = model.objects.order_by("pk").first()
     before = model.objects.values().get(pk=event.pk)
