@@ -8,12 +8,17 @@ so the tasks the services also queue for the workers change nothing when they ru
 
 from __future__ import annotations
 
+import ipaddress
 import random
+import secrets
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
+from django.http import HttpRequest
+from django.http.request import split_domain_port
 from rest_framework.authtoken.models import Token
 
 from decks.models import Deck
@@ -37,6 +42,9 @@ OPERATOR_CHANGES = ("ratings.change_ladder",)
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "snakepit-demo"
+# `up`'s staff account: a name of its own, never the demo's, and a random password (`staff_account_ensure`).
+STAFF_USERNAME = "admin"
+STAFF_PASSWORD_BYTES = 18  # 24 URL-safe characters
 
 SWISS_SLUG = "demo-swiss-open"
 DOUBLE_SLUG = "demo-double-elimination"
@@ -50,6 +58,36 @@ ROUNDS_AT_MOST = 40  # a tournament drive stops here whatever happens (it needs 
 QUICK_OPTIONS = {DEMO_GAME: {"passes": 1}}
 
 Progress = Callable[[str], None]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether an address or host name (brackets and all, no port) names this machine alone."""
+    host = host.strip().strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def demo_login_hint(request: HttpRequest) -> str:
+    """ "demo / its password" for the sign-in and home pages, or "" -- shown only to a person on the
+    machine the server runs on. Three things must hold, since each alone can be fooled:
+    - `up` made the demo account and listens on a loopback address (it sets SNAKEPIT_SHOW_DEMO_LOGIN
+      only then), so a server bound to a public address never shows it;
+    - the peer is a loopback address: waitress puts the client's own address in REMOTE_ADDR for a
+      request through the trusted TLS proxy (X-Forwarded-For), so a visitor through the documented
+      proxy in front of a loopback server is not taken for this machine;
+    - the Host the browser asked for is a loopback name, for a proxy that forwards no address but
+      keeps the Host (`proxy_set_header Host $host`). A Host header alone is the client's to choose,
+      which is why it is never the only test."""
+    if not settings.SNAKEPIT_SHOW_DEMO_LOGIN:
+        return ""
+    domain, _ = split_domain_port(request.get_host())
+    if not (is_loopback(request.META.get("REMOTE_ADDR", "")) and is_loopback(domain)):
+        return ""
+    return f"{DEMO_USERNAME} / {DEMO_PASSWORD}"
 
 
 def operators_group_ensure() -> Group:
@@ -68,21 +106,43 @@ def operators_group_ensure() -> Group:
 
 @transaction.atomic
 def demo_accounts_ensure() -> tuple[object, object, str]:
-    """The demo organiser (staff, so the admin opens too), a rival, and the organiser's API token."""
+    """The demo organiser (an ordinary player: its password is published, so it may do no more than
+    anyone who signs up), a rival, and the organiser's API token. A demo account an older version made
+    staff is made ordinary again."""
     users = get_user_model()
     organiser, created = users.objects.get_or_create(
-        username=DEMO_USERNAME, defaults={"is_staff": True, "email": "demo@snakepit.invalid"}
+        username=DEMO_USERNAME, defaults={"email": "demo@snakepit.invalid"}
     )
     if created:
         organiser.set_password(DEMO_PASSWORD)
-        organiser.save()
+    organiser.is_staff = organiser.is_superuser = False
+    organiser.save()
+    organiser.groups.clear()
+    organiser.user_permissions.clear()
     rival, created = users.objects.get_or_create(username="rival")
     if created:
         rival.set_unusable_password()
         rival.save()
-    organiser.groups.add(operators_group_ensure())
     token, _ = Token.objects.get_or_create(user=organiser)
     return organiser, rival, token.key
+
+
+@transaction.atomic
+def staff_account_ensure(*, new_password: bool = False) -> tuple[object, str | None]:
+    """The staff account `up` makes for its operator (the admin, the operations page), in the
+    "operators" group, and its password when one was just set: a random one, on creation or when
+    asked for. Only the hash is kept, so a password not shown then is not shown again."""
+    users = get_user_model()
+    staff, created = users.objects.get_or_create(
+        username=STAFF_USERNAME, defaults={"is_staff": True, "email": "admin@snakepit.invalid"}
+    )
+    password = None
+    if created or new_password:
+        password = secrets.token_urlsafe(STAFF_PASSWORD_BYTES)
+        staff.set_password(password)
+        staff.save()
+    staff.groups.add(operators_group_ensure())
+    return staff, password
 
 
 def demo_world_wanted() -> bool:
@@ -122,7 +182,7 @@ def demo_world_build(*, organiser, progress: Progress) -> None:
     progress("demo: a double elimination in progress")
     double_elimination_build(organiser)
     progress("demo: a ladder of bots")
-    ladder_build(organiser, rng)
+    ladder_build(rng)
 
 
 def decks_build(organiser) -> None:
@@ -224,7 +284,7 @@ def double_elimination_build(organiser) -> None:
     tournament_bots_play(Tournament.objects.get(slug=slug), organiser)
 
 
-def ladder_build(organiser, rng: random.Random) -> None:
+def ladder_build(rng: random.Random) -> None:
     ladder = ladder_create(
         game_key=DEMO_GAME,
         name="Demo Rat-Snake bots",
@@ -233,7 +293,9 @@ def ladder_build(organiser, rng: random.Random) -> None:
         seats_per_match=2,
         entry_policy=Ladder.Entry.BOTS,
         round_interval_seconds=LADDER_ROUND_SECONDS,
-        created_by=organiser,
+        # The service's own, as the open bot ladders are: a minute between rounds is shorter than an
+        # ordinary player (the demo account) may ask for.
+        created_by=None,
     )
     # a bot may enter more than once, each entry rated apart
     for bot in (bot_names(DEMO_GAME) * 6)[:6]:

@@ -49,7 +49,8 @@ def _machine_secret_key() -> str:
 
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or _machine_secret_key()
-# The home page names the demo login only where `manage.py up` created that account and says so.
+# The pages name the demo login only where `manage.py up` made that account and listens on loopback,
+# and then only to this machine (snakepit.demo.demo_login_hint).
 SNAKEPIT_SHOW_DEMO_LOGIN = env_flag("SNAKEPIT_SHOW_DEMO_LOGIN")
 ALLOWED_HOSTS = [
     h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h

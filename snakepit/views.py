@@ -1,11 +1,10 @@
-from django.conf import settings
 from django.shortcuts import render
 
 from engines.registry import all_games
 from matches.selectors import match_list
 from ratings.models import Ladder
 from ratings.selectors import leaderboard
-from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME
+from snakepit.demo import demo_login_hint
 from tournaments.models import Tournament
 
 
@@ -20,8 +19,7 @@ def home(request):
             "matches": match_list()[:10],
             "ladders": [_ladder_row(ladder) for ladder in Ladder.objects.filter(is_active=True)[:10]],
             "tournaments": Tournament.objects.exclude(status=Tournament.Status.DRAFT)[:10],
-            # Shown only where `manage.py up` created that account (it sets SNAKEPIT_SHOW_DEMO_LOGIN).
-            "demo_hint": f"{DEMO_USERNAME} / {DEMO_PASSWORD}" if settings.SNAKEPIT_SHOW_DEMO_LOGIN else "",
+            "demo_hint": demo_login_hint(request),
         },
     )
 

@@ -17,7 +17,7 @@ from ratings.models import Ladder
 from ratings.rate import ladder_match_rate
 from ratings.rounds import ladder_round_create
 from ratings.seasons import ladder_season_close
-from snakepit.demo import DEMO_USERNAME, demo_data_ensure
+from snakepit.demo import STAFF_USERNAME, demo_data_ensure, staff_account_ensure
 from tournaments import services as tournament_services
 from tournaments.models import TournamentEvent
 from tournaments.webhooks import tournament_webhook_add
@@ -41,6 +41,7 @@ def world(operator, users):
     from matches.challenges import challenge_create
 
     demo_data_ensure()
+    staff_account_ensure()
     deck_services.deck_create(owner=users["alice"], cards=["Machete"])
     operator.is_staff = True
     deck_services.ban_list_publish(
@@ -88,9 +89,9 @@ def test_every_model_of_every_app_is_registered():
             assert admin.site.is_registered(model), f"{label}.{model.__name__} has no admin"
 
 
-@pytest.mark.parametrize("who", ["superuser", "demo operator"])
+@pytest.mark.parametrize("who", ["superuser", "up's staff account"])
 def test_a_staff_user_browses_every_list_and_every_record(client, operator, world, who, django_user_model):
-    staff = operator if who == "superuser" else django_user_model.objects.get(username=DEMO_USERNAME)
+    staff = operator if who == "superuser" else django_user_model.objects.get(username=STAFF_USERNAME)
     assert staff.is_staff and (who == "superuser") == staff.is_superuser
     client.force_login(staff)
     for label in APPS:
@@ -123,12 +124,12 @@ def test_a_staff_user_browses_every_list_and_every_record(client, operator, worl
 
 
 @pytest.mark.parametrize("model", [MatchEvent, TournamentEvent])
-@pytest.mark.parametrize("who", ["superuser", "demo operator"])
+@pytest.mark.parametrize("who", ["superuser", "up's staff account"])
 def test_a_staff_user_cannot_change_or_delete_an_event(
     client, operator, world, model, who, django_user_model
 ):
     client.force_login(
-        operator if who == "superuser" else django_user_model.objects.get(username=DEMO_USERNAME)
+        operator if who == "superuser" else django_user_model.objects.get(username=STAFF_USERNAME)
     )
     event = model.objects.order_by("pk").first()
     before = model.objects.values().get(pk=event.pk)

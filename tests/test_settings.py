@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -100,3 +102,75 @@ def test_every_file_the_service_writes_is_its_owners_alone(tmp_path):
         if path.stat().st_mode & 0o077
     }
     assert loose == {}
+
+
+def published_secret_keys() -> set[str]:
+    """DJANGO_SECRET_KEY as every deploy example ships it."""
+    keys = set()
+    for example in [*(ROOT / "deploy").glob("*.env.example"), ROOT / "deploy/kubernetes/secret.example.yaml"]:
+        for line in example.read_text().splitlines():
+            name, _, value = line.strip().replace(": ", "=", 1).partition("=")
+            if name == "DJANGO_SECRET_KEY":
+                keys.add(value.strip())
+    return keys
+
+
+def run_with_secret(tmp_path: Path, command: list[str], secret: str, **env: str):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    return subprocess.run(
+        [sys.executable, *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), "DJANGO_SECRET_KEY": secret, **env},
+    )
+
+
+def test_the_deploy_examples_secret_key_is_one_the_check_knows():
+    from snakepit.checks import PUBLISHED_SECRET_KEYS
+
+    published = published_secret_keys()
+    assert len(published) == 1 and published <= PUBLISHED_SECRET_KEYS  # all three example files
+
+
+@pytest.mark.parametrize(
+    "secret, reason",
+    [
+        ("change-me-to-a-long-random-string", "published"),
+        ("s" * 49, "49 characters"),
+    ],
+)
+def test_a_weak_secret_key_fails_the_deploy_check_and_the_server_refuses_it(tmp_path, secret, reason):
+    production = {"DJANGO_ALLOWED_HOSTS": "snakepit.example.org", "DJANGO_BEHIND_TLS": "1"}
+    check = run_with_secret(tmp_path, ["manage.py", "check", "--deploy"], secret, **production)
+    assert check.returncode != 0, check.stdout + check.stderr
+    assert "snakepit.E001" in check.stderr and reason in check.stderr  # an error, the default fail level
+    assert "snakepit.E001" not in run_with_secret(tmp_path, ["manage.py", "check"], secret).stderr
+    # The web server (the Dockerfile's and the Procfile's waitress-serve) will not start on it...
+    served = run_with_secret(
+        tmp_path,
+        ["-m", "waitress", "--listen=127.0.0.1:0", "snakepit.wsgi:application"],
+        secret,
+        **production,
+    )
+    assert served.returncode != 0 and reason in served.stderr and "refuses to start" in served.stderr
+    asgi = run_with_secret(tmp_path, ["-c", "import snakepit.asgi"], secret)
+    assert asgi.returncode != 0 and "refuses to start" in asgi.stderr
+    # ...unless debugging, on this machine.
+    debugging = run_with_secret(tmp_path, ["-c", "import snakepit.wsgi"], secret, DJANGO_DEBUG="1")
+    assert debugging.returncode == 0, debugging.stderr
+
+
+def test_a_long_random_secret_key_serves(tmp_path):
+    secret = os.urandom(32).hex()
+    assert run_with_secret(tmp_path, ["-c", "import snakepit.wsgi"], secret).returncode == 0
+
+
+def test_the_image_build_still_collects_static_files_with_its_throwaway_key(tmp_path):
+    # deploy/Dockerfile runs collectstatic with DJANGO_SECRET_KEY=build-only: it serves nothing.
+    collected = run_with_secret(
+        tmp_path, ["manage.py", "collectstatic", "--noinput", "-v", "0"], "build-only"
+    )
+    assert collected.returncode == 0, collected.stderr
+    assert any((tmp_path / "static").iterdir())

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from api.throttles import SignInThrottle
+from snakepit.demo import demo_login_hint
 
 USERNAME_MAX = 40  # shorter than the column's 150: names are shown in tables, brackets and logs
 PASSWORD_MAX = 128  # hashing a longer one costs the server more and protects nobody more
@@ -68,7 +69,11 @@ class SignInView(LoginView):
     redirect_authenticated_user = True
 
     def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), "section": "account"}
+        return {
+            **super().get_context_data(**kwargs),
+            "section": "account",
+            "demo_hint": demo_login_hint(self.request),
+        }
 
     def post(self, request, *args, **kwargs):
         wait = _sign_in_refusal(request)

@@ -24,7 +24,14 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.services import ladders_ensure_for_games
-from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
+from snakepit.demo import (
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    STAFF_USERNAME,
+    demo_data_ensure,
+    is_loopback,
+    staff_account_ensure,
+)
 from snakepit.processes import Balancer, celery_command, free_port, web_command, web_ready
 
 # A process that dies this many times within RESTART_WINDOW seconds is not started again: something
@@ -127,7 +134,8 @@ class Command(BaseCommand):
         def supervised(name: str, kind: str, command: list[str]) -> Supervised:
             env = {
                 **os.environ,
-                "SNAKEPIT_SHOW_DEMO_LOGIN": "0" if no_demo else "1",
+                # The pages name the demo login only to this machine (snakepit.demo.demo_login_hint).
+                "SNAKEPIT_SHOW_DEMO_LOGIN": "1" if not no_demo and is_loopback(host) else "0",
                 # Whose connections they are, in PostgreSQL's pg_stat_activity.
                 "SNAKEPIT_DB_APPLICATION_NAME": f"{application_name}-{kind}",
             }
@@ -195,11 +203,11 @@ class Command(BaseCommand):
                 signal.signal(signum, handler)
 
     def _welcome(self, host, port, no_demo, web, workers, concurrency, log_dir) -> None:
-        lines = []
+        lines = [self._staff_line()]
         if not no_demo:
             _, token = demo_data_ensure(progress=self.stdout.write)
-            lines = [
-                f"  Demo organiser: {DEMO_USERNAME} / {DEMO_PASSWORD}   API token: {token}",
+            lines += [
+                f"  Demo player: {DEMO_USERNAME} / {DEMO_PASSWORD}   API token: {token}",
                 f"  Play Rat-Snake against a bot: see README.md, or open http://{host}:{port}/api/matches/",
             ]
         database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
@@ -212,6 +220,18 @@ class Command(BaseCommand):
             + f"\n  Ladders: http://{host}:{port}/api/ladders/ (bots play a round every minute)"
             + f"\n  API docs: http://{host}:{port}/api/docs/   Logs: {log_dir}/   Stop with Ctrl-C.\n"
         )
+
+    @staticmethod
+    def _staff_line() -> str:
+        """The staff account (admin, operations page), with its password the one time it is made: this
+        terminal is the only place it is ever written (a child's log under var/log never sees it)."""
+        _, password = staff_account_ensure()
+        if password is None:
+            return (
+                f"  Staff: {STAFF_USERNAME} (password shown when it was made; set a new one with "
+                f"`manage.py changepassword {STAFF_USERNAME}`)"
+            )
+        return f"  Staff: {STAFF_USERNAME} / {password}   (shown this once: note it down)"
 
     def _supervise(self, host: str, port: int, children: list[Supervised], stopping: list) -> None:
         """Start again any child that dies, until a stop is asked for or one dies too often."""
