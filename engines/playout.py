@@ -18,7 +18,7 @@ from typing import Any
 from engines.bots import RandomBot
 from engines.chance import Draws
 from engines.errors import IllegalAction
-from engines.protocol import Bot, EngineState, Event, Game, Turn
+from engines.protocol import Bot, Decision, EngineState, Event, Game, Turn
 
 
 def service_bot_rngs(seed: bytes, first_seq: int) -> Callable[[int], random.Random]:
@@ -89,7 +89,7 @@ def play_forward(
                 seat = min((seat for seat in seats if bots[seat] is not None), default=None)
                 if seat is None:
                     break
-            event = _bot_move(game, state, seat, bots[seat], rng_for(seat), forfeit_failing_bots)
+            event = _bot_move(game, state, decision, seat, bots[seat], rng_for(seat), forfeit_failing_bots)
         append(event)
     return events
 
@@ -97,13 +97,14 @@ def play_forward(
 def _bot_move(
     game: Game,
     state: EngineState,
+    decision: Decision,
     seat: int,
     bot: Bot,
     rng: random.Random,
     forfeit_failing_bots: bool,
 ) -> Event:
     try:
-        event = Event.action(seat, bot.act(Turn(game, state, seat), rng))
+        event = Event.action(seat, bot.act(Turn(game, state, seat, decision), rng))
         game.apply(state, event)
         return event
     except IllegalAction as error:
