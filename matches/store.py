@@ -159,8 +159,9 @@ def event_row(
 
 
 def bot_entropy_value(match: Match, seat: int) -> str:
-    """A built-in bot's entropy part: from the match seed, like its moves (`engines.playout.service_bot_rngs`),
-    so a bot match is reproducible end to end; the log keeps it, so verifying never needs this."""
+    """A built-in bot's entropy part: from the match seed, like its moves
+    (`engines.playout.service_bot_rngs`), so a bot match is reproducible end to end; the log keeps
+    it, so verifying never needs this."""
     return hmac.digest(bytes(match.seed), f"snakepit/bot-entropy/{seat}".encode(), hashlib.sha256).hex()
 
 
