@@ -16,31 +16,29 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engines.bots import RandomBot
-from engines.chance import Draws, hmac_sha256_states
+from engines.chance import Draws
 from engines.errors import IllegalAction
-from engines.protocol import Bot, EngineState, Event, Game, Turn
+from engines.protocol import Bot, Decision, EngineState, Event, Game, Turn
 
 
-def bot_rng(seed: bytes, seq: int) -> random.Random:
-    """The generator a built-in bot is handed for event `seq` of the match with this seed: from the
-    match seed, so a bot match is reproducible end to end (and two copies of one task write the same
-    events); the bots' choices are logged as ordinary actions, so replay never needs this."""
-    digest = hmac.digest(seed, f"snakepit/bot/{seq}".encode(), hashlib.sha256)
-    return random.Random(int.from_bytes(digest, "big"))
+def service_bot_rngs(seed: bytes, first_seq: int) -> Callable[[int], random.Random]:
+    """The generators the service hands its built-in bots for one `play_forward` run of the match
+    with this seed that starts at event `first_seq` (the `rng_for` argument): one per seat, seeded
+    with HMAC-SHA256(seed, "snakepit/bot/<first_seq>/<seat>") when the seat first moves and advanced
+    by each of its moves. From the match seed and where the run starts, so a bot match is reproducible
+    end to end (two copies of one task start their runs at the same events, and write the same ones);
+    the bots' choices are logged as ordinary actions, so replay and verification never need this.
 
+    One generator per seat and run rather than a fresh one per move: seeding a `random.Random` costs
+    several of the random bot's whole moves (issue #28; docs/bench.md)."""
+    generators: dict[int, random.Random] = {}
 
-def service_bot_rngs(seed: bytes) -> Callable[[int], random.Random]:
-    """`bot_rng` for one match (the `rng_for` the service hands `play_forward`), with the HMAC key
-    schedule done once a match rather than once a move (`tests/engines/test_playout.py` compares)."""
-    inner, outer = hmac_sha256_states(seed)
-    copy_inner, copy_outer, from_bytes, new = inner.copy, outer.copy, int.from_bytes, random.Random
-
-    def rng_for(seq: int) -> random.Random:
-        hashed = copy_inner()
-        hashed.update(b"snakepit/bot/%d" % seq)
-        digest = copy_outer()
-        digest.update(hashed.digest())
-        return new(from_bytes(digest.digest(), "big"))
+    def rng_for(seat: int) -> random.Random:
+        generator = generators.get(seat)
+        if generator is None:
+            digest = hmac.digest(seed, b"snakepit/bot/%d/%d" % (first_seq, seat), hashlib.sha256)
+            generator = generators[seat] = random.Random(int.from_bytes(digest, "big"))
+        return generator
 
     return rng_for
 
@@ -60,7 +58,8 @@ def play_forward(
     """Advance `state` in place by chance outcomes and bot actions and return the events, numbered
     from `after + 1` on. `bots[seat]` plays that seat (None: a person, whom the loop stops for); when
     several seats decide at once, the lowest seat with a bot acts first. Chance is drawn with
-    `chance_key` (None: chance must wait, for the seats' entropy). Stops before a person's or a
+    `chance_key` (None: chance must wait, for the seats' entropy); a bot is handed `rng_for(seat)`
+    for each of its moves. Stops before a person's or a
     withheld chance's event, at the end of the match, or after `limit` events.
 
     A bot that crashes or acts illegally forfeits its seat (a refused action leaves the state as it
@@ -96,7 +95,9 @@ def play_forward(
                 seat = min((seat for seat in seats if bots[seat] is not None), default=None)
                 if seat is None:
                     break
-            event = _bot_move(game, state, seat, bots[seat], rng_for, seq, forfeit_failing_bots, audiences)
+            event = _bot_move(
+                game, state, decision, seat, bots[seat], rng_for(seat), forfeit_failing_bots, audiences
+            )
         append(event)
     return events
 
@@ -104,15 +105,15 @@ def play_forward(
 def _bot_move(
     game: Game,
     state: EngineState,
+    decision: Decision,
     seat: int,
     bot: Bot,
-    rng_for: Callable[[int], random.Random],
-    seq: int,
+    rng: random.Random,
     forfeit_failing_bots: bool,
     audiences: list[frozenset[int] | None] | None,
 ) -> Event:
     try:
-        event = Event.action(seat, bot.act(Turn(game, state, seat), rng_for(seq)))
+        event = Event.action(seat, bot.act(Turn(game, state, seat, decision), rng))
         audience = game.event_audience(state, event) if audiences is not None else None
         game.apply(state, event)
         if audiences is not None:
@@ -146,7 +147,7 @@ def playout(
 ) -> tuple[Any, list[Event]]:
     """Play a whole match with `play_forward`, chance drawn from `seed`, every seat a bot (random ones
     by default), all of them handed the one generator `rng` (default: seeded with `seed`) rather
-    than the service's generator per event, so that logs recorded before the two paths were one
+    than the service's generator per seat, so that logs recorded before the two paths were one
     still replay (`tests/engines/rattlebones/test_playout.py`). A bot's error is raised, not
     forfeited. Returns the final state and the log."""
     bots = bots or [RandomBot()] * seats
@@ -158,7 +159,7 @@ def playout(
         bots=bots,
         after=0,
         chance_key=seed,
-        rng_for=lambda seq: rng,
+        rng_for=lambda seat: rng,
         limit=max_events,
         forfeit_failing_bots=False,
     )

@@ -179,17 +179,27 @@ class Event:
     payload: Mapping[str, Any] = field(default_factory=dict)
     seat: int | None = None
 
+    # The engine loop makes one event per move. A frozen dataclass's __init__ sets each field with
+    # object.__setattr__; these constructors fill the instance's __dict__ at once instead, the same
+    # fields and values, in about two thirds of the time (issue #28; docs/bench.md).
     @classmethod
     def action(cls, seat: int, action: Action) -> Event:
-        return cls("action", action, seat)
+        event = _new_object(cls)
+        event.__dict__.update(kind="action", payload=action, seat=seat)
+        return event
 
     @classmethod
     def chance_outcome(cls, outcome: Mapping[str, Any]) -> Event:
-        return cls("chance", outcome, None)
+        event = _new_object(cls)
+        event.__dict__.update(kind="chance", payload=outcome, seat=None)
+        return event
 
     @classmethod
     def forfeit(cls, seat: int, reason: str) -> Event:
         return cls("forfeit", {"reason": reason}, seat)
+
+
+_new_object = object.__new__
 
 
 @dataclass(frozen=True)
@@ -372,9 +382,10 @@ class Turn:
 
     __slots__ = ("seat", "decision", "_game", "_state", "_view", "_legal_actions")
 
-    def __init__(self, game: Game, state: EngineState, seat: int) -> None:
+    def __init__(self, game: Game, state: EngineState, seat: int, decision: Decision | None = None) -> None:
+        """`decision`: the state's, when the caller holds it already (the engine loop does)."""
         self.seat = seat
-        self.decision = game.decision(state)
+        self.decision = decision or game.decision(state)
         self._game, self._state = game, state
         self._view: View | None = None
         self._legal_actions: list[Action] | None = None

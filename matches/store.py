@@ -172,8 +172,9 @@ def event_row(
 
 
 def bot_entropy_value(match: Match, seat: int) -> str:
-    """A built-in bot's entropy part: from the match seed, like its moves (`engines.playout.bot_rng`),
-    so a bot match is reproducible end to end; the log keeps it, so verifying never needs this."""
+    """A built-in bot's entropy part: from the match seed, like its moves
+    (`engines.playout.service_bot_rngs`), so a bot match is reproducible end to end; the log keeps
+    it, so verifying never needs this."""
     return hmac.digest(bytes(match.seed), f"snakepit/bot-entropy/{seat}".encode(), hashlib.sha256).hex()
 
 
@@ -228,7 +229,7 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
         bots=[bots[name] if name else None for name in live.seat_bots],
         after=live.seq,
         chance_key=None if chance_waits else live.chance_key(),
-        rng_for=service_bot_rngs(bytes(match.seed)),
+        rng_for=service_bot_rngs(bytes(match.seed), live.seq + 1),
         limit=most,
         audiences=audiences,
     )

@@ -464,22 +464,27 @@ def _push(state: SnakeState, entry: Entry) -> None:
     """Put an action on the stack and open the window for every other player who could answer: one
     holding a Power Card it can play now or owning an ability it can use now (the same code that
     lists its answers decides it), so that nobody is asked who could only pass. With nobody to ask,
-    the stack resolves at once."""
+    the stack resolves at once. The first seat's answers are kept as its legal actions, the list
+    `legal_actions` makes, rather than listed again when that seat is asked (the engine loop asks the
+    lowest seat first)."""
     state.stack.append(entry)
     state.passed = frozenset()
     author = entry.author
     hands, gear = state.hands, state.gear
     window = []
-    answers: list[Action] = []
+    first = None
     for seat in range(state.seats):
         if seat != author and (hands[seat] or max(gear[seat]) >= 0):
+            answers = [_PASS]
             _power_actions(state, seat, answers)
-            if answers:
+            if len(answers) > 1:
                 window.append(seat)
-                answers = []
+                if first is None:
+                    first = (seat, answers)
     if window:
         state.window = frozenset(window)
         state.phase = RESPOND
+        state.legal_cache = first
     else:
         _resolve_all(state)
 

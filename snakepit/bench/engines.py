@@ -4,7 +4,7 @@ in-memory replay.
 
 - `playouts_per_s`: `engines.playout.playout`, random bots at every seat sharing one generator.
 - `service_playouts_per_s`: the same loop called as the store calls it, the game's own `random` bot
-  at every seat with the service's generator per move (`engines.playout.bot_rng`).
+  at every seat with the service's generators (`engines.playout.service_bot_rngs`).
 
 Every game's playouts are timed after a warm-up of half the figure's time on seeds the timed playouts
 never use, the same for every game: an engine's caches fill in its first few thousand games, and the
@@ -58,7 +58,7 @@ def _figures_of(game: Game) -> list[Figure]:
         state = game.new_state(seats=seats, options=None)
         bots = [game.bots()["random"]] * seats
         play_forward(
-            game, state, bots=bots, after=0, chance_key=seed, rng_for=service_bot_rngs(seed), limit=_NO_END
+            game, state, bots=bots, after=0, chance_key=seed, rng_for=service_bot_rngs(seed, 1), limit=_NO_END
         )
         if game.outcome(state) is None:
             raise RuntimeError(f"{key}: no end after {_NO_END} events")

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engines.bots import RandomBot
-from engines.playout import bot_rng, play_forward, playout, service_bot_rngs
+from engines.playout import play_forward, playout, service_bot_rngs
 from engines.protocol import Bot, Turn
 from engines.registry import get_game
 from engines.replay import replay
@@ -23,7 +23,7 @@ def _forward(state, bots, *, chance_key=b"seed", limit=10_000, **options):
         bots=bots,
         after=0,
         chance_key=chance_key,
-        rng_for=service_bot_rngs(b"seed"),
+        rng_for=service_bot_rngs(b"seed", 1),
         limit=limit,
         **options,
     )
@@ -43,7 +43,13 @@ def test_without_a_chance_key_it_stops_before_chance() -> None:
     state = game.new_state(seats=2, options=None)
     assert game.decision(state).kind == "chance"
     events = play_forward(
-        game, state, bots=[RandomBot(), RandomBot()], after=0, chance_key=None, rng_for=bot_rng, limit=100
+        game,
+        state,
+        bots=[RandomBot(), RandomBot()],
+        after=0,
+        chance_key=None,
+        rng_for=service_bot_rngs(b"seed", 1),
+        limit=100,
     )
     assert events == [] and game.decision(state).kind == "chance"
 
@@ -83,12 +89,15 @@ def test_a_failing_bot_raises_where_its_error_is_wanted() -> None:
         _forward(state, [_Crashing(), _Crashing()], forfeit_failing_bots=False)
 
 
-def test_the_service_hands_each_bot_move_its_own_generator() -> None:
-    seen = []
+def test_the_service_hands_each_seat_its_own_generator_for_the_run() -> None:
+    """One generator per seat, asked for at each of its moves and made at its first, so each seat's
+    choices depend only on its own draws."""
+    rng_for = service_bot_rngs(b"seed", 8)
+    asked = []
 
-    def rng_for(seq: int) -> random.Random:
-        seen.append(seq)
-        return bot_rng(b"seed", seq)
+    def recording(seat: int) -> random.Random:
+        asked.append(seat)
+        return rng_for(seat)
 
     state = GAME.new_state(seats=2, options=None)
     events = play_forward(
@@ -97,20 +106,29 @@ def test_the_service_hands_each_bot_move_its_own_generator() -> None:
         bots=[RandomBot(), RandomBot()],
         after=7,
         chance_key=b"seed",
-        rng_for=rng_for,
+        rng_for=recording,
         limit=10_000,
     )
-    actions = [seq for seq, event in enumerate(events, 8) if event.kind == "action"]
-    assert seen == actions and actions
-    assert bot_rng(b"seed", 8).random() == bot_rng(b"seed", 8).random() != bot_rng(b"seed", 9).random()
+    assert asked == [event.seat for event in events if event.kind == "action"] and set(asked) == {0, 1}
+    assert rng_for(0) is rng_for(0) and rng_for(0) is not rng_for(1)
 
 
-@pytest.mark.parametrize("seed", [b"", bytes(8), b"k" * 64, b"long" * 40])
-def test_the_service_generators_are_bot_rng(seed: bytes) -> None:
-    """`service_bot_rngs` does the HMAC key schedule once a match: the generators are `bot_rng`'s."""
-    rng_for = service_bot_rngs(seed)
-    for seq in (1, 2, 17, 12345):
-        assert rng_for(seq).getstate() == bot_rng(seed, seq).getstate()
+def test_the_service_generators_come_from_the_seed_the_run_and_the_seat() -> None:
+    def first_draw(seed: bytes, first_seq: int, seat: int) -> float:
+        return service_bot_rngs(seed, first_seq)(seat).random()
+
+    assert first_draw(b"seed", 8, 0) == first_draw(b"seed", 8, 0)
+    others = {first_draw(b"seed", 9, 0), first_draw(b"seed", 8, 1), first_draw(b"other", 8, 0)}
+    assert first_draw(b"seed", 8, 0) not in others and len(others) == 3
+
+
+def test_a_run_of_bots_is_reproducible() -> None:
+    """Two copies of one task, each starting a run at the same event, write the same events."""
+    logs = []
+    for _ in range(2):
+        state = GAME.new_state(seats=2, options=None)
+        logs.append(_forward(state, [RandomBot(), RandomBot()]))
+    assert logs[0] == logs[1] and logs[0]
 
 
 def test_playout_plays_to_the_end_or_says_it_did_not() -> None:

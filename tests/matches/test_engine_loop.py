@@ -1,5 +1,6 @@
-"""Bot matches through the store play exactly the games its engine loop played before the loop moved
-to `engines.playout.play_forward` (where the benchmark times it): the logs recorded then, as digests."""
+"""Bot matches through the store play exactly the games recorded here, as digests of their logs: a
+change to the engine loop (`engines.playout.play_forward`, where the benchmark times it), a bot or
+the rules that changes what bot matches play shows here, and must be meant."""
 
 from __future__ import annotations
 
@@ -15,16 +16,20 @@ from matches.services import SeatSpec, match_create
 
 # SHA-256 of the events (seq, kind, seat, payload), then each final outcome and view, of the bot
 # matches seeded with SHA-256(b"service/<n>") for n = 0 .. 19, as `matches.store.chance_and_bots_play`
-# played them on 1 December 2026 (9eb9a32) with its engine loop inlined: a heuristic bot at seat 0
-# and random bots elsewhere, then random bots everywhere. Rattlesnake and The Greatest Snake are left
-# out: their rules are changing under issue #28, and their logs with them.
+# played them on 1 December 2026: a heuristic bot at seat 0 and random bots elsewhere, then random
+# bots everywhere. Recorded again when the bots' generators became one per seat and run of the loop
+# (`engines.playout.service_bot_rngs`; before, a fresh one per move): the rules and the draws are as
+# before, the bots choose with other numbers. Logs already stored replay as ever (replay reads the
+# bots' actions from the log and never derives them), but the digests now depend on the store's
+# chunk size (SNAKEPIT_ADVANCE_CHUNK), where each run of the loop starts. Rattlesnake and The
+# Greatest Snake are left out: their rules are changing under issue #28, and their logs with them.
 RECORDED = {
-    ("rat-snake", "heuristic"): "9db7b203c5d50652aa49a38b76712a44924af4a3378660d0d0f4cc498b34eef2",
-    ("rat-snake", "random"): "42210ac25bd3fdeda4396ac0218e36dc2271ddbe88e0757a9050487ba95ce2a7",
-    ("rattlebones", "heuristic"): "468f95598cb45935c4c1384749c06f52beb2efb7c341b7741a76af78634f8848",
-    ("rattlebones", "random"): "99106850337b96d2ce25fa7dfbc39cb239164dafb0523bf0d9fea64ff425b442",
-    ("ragnguns", "heuristic"): "1b606abfbad1c1751da8bea75ce1abd63af789f82588ecbcd3251f3cf10f100a",
-    ("ragnguns", "random"): "fd35e5be213052121988db48a84a59da7d1eae8d1e5c224c4045c2650efea6c0",
+    ("rat-snake", "heuristic"): "f4130c043f2cc3e68739bb08910540044bdcf8fe0e0d4d29ea68d5e782c4910d",
+    ("rat-snake", "random"): "a744abaee50dc99ada1a7fa90fe9e4331983af935e5617b2b8a03456a236a4e1",
+    ("rattlebones", "heuristic"): "6960cf0654f58b618571fef826cf594f4e2bae576c7bb38a70d28b1202032256",
+    ("rattlebones", "random"): "5fdd9cbe774f4c27248bacb6c5d4a1c8991bdc29c8fe316d7497f592fb2d1691",
+    ("ragnguns", "heuristic"): "487db7b00e55edd2069ea52024af33c71746c9aa8ca7f91e9ef8a9f8078cb566",
+    ("ragnguns", "random"): "cc0d2e2658a22e48a512d136d8e9fd960957c8119366b4a363333e722cffe3d6",
 }
 MATCHES = 20
 
