@@ -79,7 +79,8 @@ class SeatRequestSerializer(serializers.Serializer):
     deck = serializers.CharField(
         required=False,
         max_length=40,
-        help_text="Games played with decks (Rag'n'Guns): the share id of the seat user's saved deck, which must be "
+        help_text="Games played with decks (Rag'n'Guns): the share id of the seat user's saved deck, "
+        "which must be "
         "legal in the match's format; it is frozen for the match. A bot brings its own.",
     )
     deck_version = serializers.IntegerField(
@@ -96,13 +97,15 @@ class MatchCreateSerializer(serializers.Serializer):
     seats = SeatRequestSerializer(
         many=True,
         max_length=MAX_SEATS,
-        help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}]: you and bots (others accept a challenge).',
+        help_text='In ring order, e.g. [{"user": "demo"}, {"bot": "heuristic"}]: you and bots '
+        "(others accept a challenge).",
     )
     entropy = serializers.ChoiceField(
         choices=["auto", "server", "contributed"],
         required=False,
         default="auto",
-        help_text="What chance is drawn from: the committed seed alone (server), or mixed with a part each seat "
+        help_text="What chance is drawn from: the committed seed alone (server), or mixed with "
+        "a part each seat "
         "commits to and reveals before the first chance event (contributed); auto: contributed when a person "
         "holds a seat. See docs/fairness.md.",
     )
@@ -193,7 +196,8 @@ class SeatViewSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(child=serializers.JSONField())
     entropy = serializers.JSONField(
         allow_null=True,
-        help_text="Where the seats' entropy stands (phase commit/reveal/done, awaited seats, commitments, deadline); "
+        help_text="Where the seats' entropy stands (phase commit/reveal/done, awaited seats, commitments, "
+        "deadline); "
         "null when chance comes from the seed alone.",
     )
 

@@ -13,7 +13,6 @@ from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
-
 # A surrogate code point alone: valid in a Python str, never in UTF-8 text.
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

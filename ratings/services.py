@@ -236,7 +236,8 @@ def ladder_update(*, ladder_id: int, by=None, changes: dict) -> Ladder:
         and interval < settings.SNAKEPIT_QUOTAS["min_round_interval_seconds"]
     ):
         raise Rejected(
-            f"a ladder plays a round at most every {settings.SNAKEPIT_QUOTAS['min_round_interval_seconds']} seconds",
+            f"a ladder plays a round at most every {settings.SNAKEPIT_QUOTAS['min_round_interval_seconds']} "
+            f"seconds",
             code="ladder/round_interval_too_short",
         )
     for name, value in changes.items():

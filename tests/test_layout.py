@@ -37,10 +37,12 @@ DOMAINS = {
     "matches": {"Match", "MatchSeat", "MatchEvent", "Challenge", "ChallengeSeat"},
     "decks": {"Deck", "DeckVersion", "BanList"},
     "tournaments": {
-        "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding", "TournamentMatch",
-        "TournamentSnapshot", "TournamentWebhook", "TournamentWebhookDelivery",
+        "Tournament", "TournamentEvent", "TournamentEntry", "TournamentTable", "TournamentStanding",
+        "TournamentMatch", "TournamentSnapshot", "TournamentWebhook", "TournamentWebhookDelivery",
     },
-    "ratings": {"Ladder", "LadderEntry", "LadderRound", "LadderMatch", "RatedMatch", "RatingChange", "LadderSeason"},
+    "ratings": {
+        "Ladder", "LadderEntry", "LadderRound", "LadderMatch", "RatedMatch", "RatingChange", "LadderSeason",
+    },
     "bots": {"Bot", "BotVersion", "BotSeat"},
 }  # fmt: skip
 
@@ -103,5 +105,7 @@ def test_each_domain_lives_in_the_folder_named_after_it():
         assert {model.__name__ for model in config.get_models()} == models
         for module in ("models", "services", "selectors", "admin"):
             # A module, or a package of them where one would be too big (tournaments.services).
-            found = (ROOT / label / f"{module}.py").is_file() or (ROOT / label / module / "__init__.py").is_file()
+            found = (ROOT / label / f"{module}.py").is_file() or (
+                ROOT / label / module / "__init__.py"
+            ).is_file()
             assert found, f"{label}/ has no {module}.py"

@@ -103,7 +103,7 @@ def _build(data: dict) -> tuple[tuple[Card, ...], tuple[Snake, ...], tuple[int, 
         raise CatalogueError(f"the rulebook's cards are missing: {', '.join(missing)}")
     snakes = tuple(Snake(**entry) for entry in data["snakes"])
     deck_size = len(cards)
-    for index, snake in enumerate(snakes):
+    for snake in snakes:
         key = "fashionable-body-" + snake.style.lower()
         cards.append(Card(id=len(cards), key=key, name=snake.body, kind="body", expansion=snake.expansion))
     bodies = tuple(range(deck_size, len(cards)))

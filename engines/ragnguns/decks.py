@@ -589,10 +589,10 @@ def deck_to_text(
 ) -> str:
     """Write a deck in the canonical text form that `parse_deck_text` reads back to the same deck.
 
-    A "Deck: <title>" line when titled, a "Gunslinger: <name>" line, then the cards grouped by type (Actions, Weapons, Items, Traps,
-    Backups) under "Weapons (3)" headers, each group sorted by name; copies as "2 Machete"; entries
-    naming no card last, under "Unknown (n)", as given. A name that would read back as another card
-    (a GUNSLINGER sharing a BACKUP's name) is written as its id.
+    A "Deck: <title>" line when titled, a "Gunslinger: <name>" line, then the cards grouped by type
+    (Actions, Weapons, Items, Traps, Backups) under "Weapons (3)" headers, each group sorted by name;
+    copies as "2 Machete"; entries naming no card last, under "Unknown (n)", as given. A name that
+    would read back as another card (a GUNSLINGER sharing a BACKUP's name) is written as its id.
     """
     lines: list[str] = []
     if title:

@@ -583,7 +583,8 @@ class RagnGuns(Game[RagnGunsState]):
         params = {key: value for key, value in action.items() if key not in ("type", "card", "effect")}
         if type(card) is not str:
             raise IllegalAction("name the card whose Effect you play", code="effect/not_playable")
-        for found, where, play, choices in self._playable(state, seat, card):
+        # The loop's last values are the play found (break): where and choices are read after it.
+        for found, where, play, choices in self._playable(state, seat, card):  # noqa: B007
             if found == card and play.index == index and type(index) is int:
                 break
         else:

@@ -36,7 +36,7 @@ def figures() -> list[Figure]:
         skills = [skill.Skill(25.0 + seat, 8.0 - seat / 2) for seat in range(players)]
         ranks = list(range(1, players + 1))
 
-        def rate_many() -> int:
+        def rate_many(skills=skills, ranks=ranks) -> int:
             for _ in range(100):
                 skill.rate(skill.DEFAULT_MODEL, skills, ranks)
             return 100
@@ -52,7 +52,8 @@ def figures() -> list[Figure]:
     rows.append(
         Figure(
             "ratings.applied_per_s",
-            f"Ratings applied and committed on one ladder by one worker ({MATCHES:,}-match backlog, {ENTRIES} entries)",
+            f"Ratings applied and committed on one ladder by one worker "
+            f"({MATCHES:,}-match backlog, {ENTRIES} entries)",
             applied_per_s(),
             "ratings/s",
         )

@@ -45,9 +45,10 @@ class MatchResult:
 
     `seat1 is None` records a pairing-allocated bye for `seat0` (its outcome is ignored: the scoring
     config says what a bye is worth), or, with `forfeit=True`, a round `seat0` missed (a late entry),
-    scored by its outcome (a draw: a half-point bye). `games` = (seat0 game wins, seat1 game wins, drawn games), used
-    by game-win percentage; (0, 0, 0) means "not recorded". `forfeit=True` means the match was decided
-    without play: it scores like the outcome, but FIDE tie-breaks treat it as an unplayed round.
+    scored by its outcome (a draw: a half-point bye). `games` = (seat0 game wins, seat1 game wins,
+    drawn games), used by game-win percentage; (0, 0, 0) means "not recorded". `forfeit=True` means
+    the match was decided without play: it scores like the outcome, but FIDE tie-breaks treat it as
+    an unplayed round.
     """
 
     round: int

@@ -386,12 +386,12 @@ def bracket_progress(bracket: Bracket, reports: Mapping[str, Report | PlayerId])
             continue
         if report.games is not None:
             need = m.best_of // 2 + 1
-            w, l = report.games
-            if w != need or not 0 <= l < need:
+            w, lost = report.games
+            if w != need or not 0 <= lost < need:
                 problems.append(
                     Problem(
                         "bracket/bad_score",
-                        f"{m.id} is best of {m.best_of}: the winner needs {need} game wins, got {w}-{l}",
+                        f"{m.id} is best of {m.best_of}: the winner needs {need} game wins, got {w}-{lost}",
                     )
                 )
                 status[m.id] = "ready"

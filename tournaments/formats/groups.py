@@ -50,7 +50,7 @@ def playoff_seeds(group_standings: Sequence[Sequence[PlayerId]], top: int) -> tu
             seed = len(seeds) + 1
             slot = slot_of_seed[seed]
 
-            def score(entry):
+            def score(entry, slot=slot, left=left):  # called at once, by max() below
                 group = entry[0]
                 same = [slot_of_seed[k + 1] for k, (g, _) in enumerate(seeds) if g == group]
                 return (min((_meeting_round(slot, s) for s in same), default=99), -left.index(entry))

@@ -75,7 +75,8 @@ def _best_of(per_round: bool, odd: bool):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1 or (odd and v % 2 == 0):
             raise _bad(
                 key,
-                f"must be a positive {'odd ' if odd else ''}integer{' or a list of them' if per_round else ''}, got {v!r}",
+                f"must be a positive {'odd ' if odd else ''}integer"
+                f"{' or a list of them' if per_round else ''}, got {v!r}",
             )
         return v
 
@@ -156,8 +157,14 @@ class Option:
     check: Callable[[str, Any, TournamentSpec], Any]
 
 
-_SCORING_DOC = '"match_points" (3/1/0), "chess" (1/½/0) or {"win", "draw", "loss"[, "bye"]}; a bye scores a win unless "bye" says otherwise'
-_TB_DOC = "tie-break codes after points, in order (DE, WIN, BH, BH-C1, BH-M1, SB, OMW%, GW%, OGW%); seed always breaks what is left"
+_SCORING_DOC = (
+    '"match_points" (3/1/0), "chess" (1/½/0) or {"win", "draw", "loss"[, "bye"]}; '
+    'a bye scores a win unless "bye" says otherwise'
+)
+_TB_DOC = (
+    "tie-break codes after points, in order (DE, WIN, BH, BH-C1, BH-M1, SB, OMW%, GW%, OGW%); "
+    "seed always breaks what is left"
+)
 
 OPTIONS: dict[str, tuple[Option, ...]] = {
     "round_robin": (
@@ -178,7 +185,8 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option(
             "forbidden_pairs",
             [],
-            "pairs of player ids who must never meet (the API's forbidden-pairs route takes usernames and stays editable)",
+            "pairs of player ids who must never meet (the API's forbidden-pairs route "
+            "takes usernames and stays editable)",
             _forbidden,
         ),
         Option(
@@ -190,7 +198,8 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
         Option(
             "acceleration",
             "none",
-            '"baku": the top half of the start list pairs with virtual points in the first half of the rounds (FIDE C.04.5.1)',
+            '"baku": the top half of the start list pairs with virtual points '
+            "in the first half of the rounds (FIDE C.04.5.1)",
             _choice("none", "baku"),
         ),
         Option(

@@ -86,7 +86,8 @@ class SwissExplanation:
             lines.append(f"  score group {score:g}: {len(members)} players")
         for f in self.floats:
             lines.append(
-                f"  {f.player!r} floats {f.direction} ({f.score:g} v {f.opponent!r} {f.opponent_score:g}): {f.reason}"
+                f"  {f.player!r} floats {f.direction} ({f.score:g} v {f.opponent!r} {f.opponent_score:g}): "
+                f"{f.reason}"
             )
         for c in self.constraints:
             lines.append(f"  constraint: {c}")
@@ -392,7 +393,8 @@ def swiss_pair_round(
     if unpaired:
         failure = Problem(
             "swiss/no_legal_pairing",
-            f"no legal pairing pairs everyone: {len(unpaired)} left unpaired (rematches, forbidden pairs or byes exhausted)",
+            f"no legal pairing pairs everyone: {len(unpaired)} left unpaired "
+            f"(rematches, forbidden pairs or byes exhausted)",
         )
     explanation = _explain(st, round, pairs, bye_idx, method)
     return SwissRound(

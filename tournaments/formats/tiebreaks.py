@@ -25,7 +25,7 @@
 | Opponents' match-win percentage        | MTG Tournament Rules, Appendix C         | OMW%    | ✅ (*4) |
 | Game-win percentage                    | MTG Tournament Rules, Appendix C         | GW%     | ✅ (*4) |
 | Opponents' game-win percentage         | MTG Tournament Rules, Appendix C         | OGW%    | ✅ (*4) |
-| Seed (pairing number)                  | last resort instead of lots (C.07 4.2)   | SEED    | ✅ (always last) |
+| Seed (pairing number)                  | last resort instead of lots (C.07 4.2)   | SEED    | ✅ (last)  |
 
 FIDE C.07 = FIDE Handbook C.07 "Play-off and Tie-Break Regulations", edition applied from 1 Aug 2024.
 
@@ -302,7 +302,7 @@ class _Tables:
                 total = sum(scores[s:e])
                 lowest = min(mine, key=_third)
                 highest = max(reversed(mine), key=_third)
-                for keep, code, cut_low, cut_high in plan:
+                for keep, _code, cut_low, cut_high in plan:
                     if not cut_low and not cut_high:
                         keep((float(total), by_round, ()))
                     elif not cut_high:
@@ -314,7 +314,7 @@ class _Tables:
                         keep((float(total - lowest[2] - highest[2]), kept, (lowest, highest)))
                 continue
             ordered = sorted(mine, key=_third)
-            for keep, code, cut_low, cut_high in plan:
+            for keep, _code, cut_low, cut_high in plan:
                 lo = min(cut_low, size)
                 hi = min(cut_high, size - lo)
                 kept = ordered[lo : size - hi]
