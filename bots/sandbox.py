@@ -323,13 +323,22 @@ def _bundle(source: str, files: Mapping[str, bytes] | None) -> tuple[str, list[t
     return "main.py", [(folder, None) for folder in folders] + sorted(files.items())
 
 
+_LIMIT_SIGNALS = {signal.SIGXCPU: "the CPU-time limit", signal.SIGXFSZ: "the file-size limit"}
+
+
 def _describe(status: int | None, *, sandboxed: bool) -> str:
-    """A status, with the signal named when the sandbox reports one (128 + the signal)."""
+    """A status, with the signal named when the sandbox reports one (bwrap's 128 + the signal), and
+    the limit behind it when it is a limit's."""
+    number = None
     if status is not None and sandboxed and 128 < status < 128 + signal.NSIG:
-        return f"status {status}, killed by {signal.Signals(status - 128).name}"
-    if status is not None and status < 0:
-        return f"status {status}, killed by {signal.Signals(-status).name}"
-    return f"status {status}"
+        number = status - 128
+    elif status is not None and status < 0:
+        number = -status
+    if number is None:
+        return f"status {status}"
+    killer = signal.Signals(number)
+    because = f" at {_LIMIT_SIGNALS[killer]}" if killer in _LIMIT_SIGNALS else ""
+    return f"status {status}, killed by {killer.name}{because}"
 
 
 class SandboxedBot:
@@ -417,7 +426,9 @@ class SandboxedBot:
         if self.uid is not None:  # the cap counts a user id's processes: only a fresh id's are the bot's own
             caps.append((resource.RLIMIT_NPROC, limits.processes))
         for which, value in caps:
-            resource.setrlimit(which, (value, value))
+            # The CPU limit's soft step sends SIGXCPU, which names the cause in the forfeit; the hard
+            # one, a second later, is a SIGKILL for a bot that ignores it.
+            resource.setrlimit(which, (value, value + 1 if which == resource.RLIMIT_CPU else value))
 
     def ask(self, line: bytes, *, deadline_ms: int) -> tuple[bytes, int]:
         process = self.process
