@@ -22,6 +22,7 @@ from tests.bots.test_sandbox import ask_expecting_fault, processes_of
 pytestmark = pytest.mark.usefixtures("root_worker")
 
 LIMITS = SandboxLimits(start_ms=3000)
+_x86_64_only = pytest.mark.skipif(os.uname().machine != "x86_64", reason="x32 is x86-64's")
 TOKEN = "snakepit-host-secret-7f3a"
 
 
@@ -138,7 +139,9 @@ def test_the_bots_files_and_folders_are_owner_only_whatever_the_umask():
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("family", ["inet", "packet", "netlink", "io_uring"])
+@pytest.mark.parametrize(
+    "family", ["inet", "packet", "netlink", "io_uring", pytest.param("x32", marks=_x86_64_only)]
+)
 def test_a_socket_the_audit_hook_cannot_see_is_named_network_by_the_kernel(family):
     fault, bot = ask_expecting_fault(program("raw_socket", FAMILY=repr(family)), deadline_ms=5000)
     assert fault.reason == "network"

@@ -3,7 +3,7 @@
 import socket
 import sys
 
-FAMILY = "inet"  # inet, packet or netlink, written in by the test
+FAMILY = "inet"  # inet, packet, netlink, io_uring or x32, written in by the test
 
 sys.stdin.readline()
 if FAMILY == "inet":
@@ -17,5 +17,9 @@ elif FAMILY == "io_uring":
 
     params = ctypes.create_string_buffer(120)
     ctypes.CDLL("libc.so.6", use_errno=True).syscall(425, 8, params)  # io_uring_setup
+elif FAMILY == "x32":  # socket(AF_INET) through x86-64's other system call table
+    import ctypes
+
+    ctypes.CDLL("libc.so.6", use_errno=True).syscall(0x40000000 | 41, 2, 1, 0)
 sys.stderr.write(f"opened a {FAMILY} socket\n")
 sys.exit(4)
