@@ -1,39 +1,41 @@
-"""Running an uploaded bot: a subprocess speaking JSON lines, fenced in on a plain Linux box.
+"""Running an uploaded bot: a subprocess speaking JSON lines, fenced in by Debian's bubblewrap.
 
-What the fence is made of:
-- `unshare -Urnm`: new user, network and mount namespaces. The network namespace has only a loopback
-  interface that is down, so the bot can reach no address at all, 127.0.0.1 included. In the mount
-  namespace, small private tmpfs mounts cover /run, /tmp, /var/tmp and /dev/shm, so the Unix sockets
-  of the host's services (a database's, which a network namespace does not stop) and the shared
-  scratch space are out of sight; then every capability is dropped (`setpriv`), so the bot cannot
-  undo the mounts.
+What the fence is made of (`bwrap`, run as the bot's own user id; docs/bots.md says the same):
+- New user, PID, network, IPC, UTS and cgroup namespaces, and no further user namespaces inside
+  (`--disable-userns`): the bot's /proc is its own (no host process, no host command line), its
+  network is a loopback of its own (no address of the host's, 127.0.0.1 included, and no host Unix
+  socket, since none of the host's paths is there), and it holds no capability.
+- A file system of its own: an empty root with, read-only, only the interpreter, its standard
+  library and the directory of the shared libraries it loads; a new /proc and a minimal /dev; and a
+  size-limited tmpfs scratch directory (`SNAKEPIT_BOTS_SCRATCH_BYTES`) as its working directory and
+  home, into which the launcher writes the bot's files. The checkout, var/ (the database, the
+  broker, the logs, the secret key), /tmp and other bots' files are not in it at all.
+- A seccomp filter (compiled once per worker process with Debian's python3-seccomp by the bot's
+  interpreter): a socket of any family but Unix, or io_uring (which can open one), kills the bot with
+  SIGSYS, which the forfeit names `network`, so a bot that goes around the audit hook below (ctypes,
+  a raw socket) is still named for what it did.
 - A fresh user id per bot process (when the worker runs as root): the bot cannot signal, trace or
   read the files of the worker or of any other bot, and `RLIMIT_NPROC`, which counts the processes
-  of a user id, caps its own processes only (a fork bomb stops at the cap). The id also lets the end
-  of a match kill every process the bot made, even one that left its process group.
-- Resource limits set before the bot starts: address space, CPU seconds, processes, file size,
-  open files, no core dumps.
-- A scratch directory of its own as its working directory and home, and an environment with nothing
-  of the worker's in it.
+  of a user id, caps its own processes only (a fork bomb stops at the cap).
+- Resource limits set before the sandbox starts: address space, CPU seconds, processes, file size,
+  open files, no core dumps; the files and folders it makes are 0600 and 0700 whatever the worker's
+  umask.
 - A wall deadline per move plus an overage bank per match; a reply line longer than the limit is a
-  flood; at the end the process group (and every process of its user id) is killed.
+  flood; at the end the sandbox is killed (its PID namespace dies with it), and every process of its
+  user id after it.
 
-What it does NOT protect against, and how production should harden it (docs/bots.md says the same):
-- The bot still sees the rest of the host's file system with the rights of an unknown user: it can
-  read whatever is world-readable (the code, not the worker's environment) and write wherever the
-  world may outside the covered directories. Harden with a read-only root and only the scratch
-  directory mounted (nsjail, bubblewrap), or a dedicated machine holding nothing else.
-- There is no system call filter: every kernel interface reachable from an unprivileged user
-  namespace is reachable, so a kernel bug there is the bot's to use. Harden with seccomp (nsjail's
-  policies) or gVisor.
-- Disk, memory bandwidth and CPU time are not fair-shared between concurrent bots (no cgroup).
-- Where the worker does not run as root there is no fresh user id: the process cap then counts
-  every process of the worker's user, so it is not set, and the fork-bomb guard is the wall
-  deadline alone. Run workers that play uploaded bots as root inside a VM or container, or use nsjail.
+What it does NOT protect against (docs/bots.md says the same): the kernel interfaces the filter
+allows stay reachable (a kernel bug there is the bot's to use: gVisor or a VM is the next step), and
+CPU, memory bandwidth and disk bandwidth are not fair-shared between concurrent bots (no cgroup).
+Where the worker does not run as root there is no fresh user id: the process cap then counts every
+process of the worker's user, so it is not set, and the fork-bomb guard is the wall deadline alone.
 """
 
 from __future__ import annotations
 
+import base64
+import json
+import marshal
 import os
 import resource
 import secrets
@@ -55,13 +57,15 @@ from bots.protocol import BotFault
 # Fresh user ids are drawn from a range no real account uses.
 _UID_BASE, _UID_SPAN = 1_000_000_000, 500_000_000
 _STDERR_KEPT = 64 * 1024  # the tail of a bot's stderr kept for its log
+SCRATCH = "/scratch"  # the bot's working directory and home, inside the sandbox
 
-# The interpreter runs this before the bot's file (given as descriptor 3): a Python audit hook that
-# stops the bot, with a status of its own and a line on stderr, the moment it reaches for the network
-# (an Internet socket's connect or send, a name lookup), so the forfeit can say why; the network
-# namespace already makes every such attempt fail, and a bot that goes around the interpreter (a
-# subprocess, ctypes) still reaches nothing, its forfeit then reading as a crash or a timeout. Then
-# the bot runs as `__main__`, with its directory on the import path.
+# The interpreter runs this first: a Python audit hook that stops the bot, with a status of its own
+# and a line on stderr, the moment it reaches for the network (an Internet socket's connect or send,
+# a name lookup), so the forfeit can say where it reached; the network namespace makes every such
+# attempt fail, and the seccomp filter kills a bot that goes around the interpreter (ctypes, a raw
+# socket). Then it writes the bot's files (a marshalled list of (path, bytes or None for a folder),
+# folders first, read from the descriptor in argv[1]) into the working directory, owner-only, and
+# runs the entry (argv[2]) as `__main__`, with its directory on the import path.
 NETWORK_STATUS = 96
 NETWORK_MARK = "snakepit: the bot reached for the network"
 _LAUNCHER = f"""
@@ -82,15 +86,25 @@ def _fence(event, args, _exit=os._exit, _write=os.write, _inet=(2, 10)):  # Linu
     _exit({NETWORK_STATUS})
 sys.addaudithook(_fence)
 del _fence
-entry = sys.argv[1]
-with open(3, "rb", closefd=True) as bot_file:
-    code = compile(bot_file.read(), entry, "exec")
+os.umask(0o077)
+import marshal
+with open(int(sys.argv[1]), "rb", closefd=True) as bundle:
+    files = marshal.loads(bundle.read())
+for relative, content in files:
+    if content is None:
+        os.mkdir(relative, 0o700)
+        continue
+    descriptor = os.open(relative, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with open(descriptor, "wb") as written:
+        written.write(content)
+entry = sys.argv[2]
+code = compile(dict(files)[entry], entry, "exec")
 sys.argv = [entry]
 sys.path.insert(0, os.getcwd())
 namespace = {{
     "__name__": "__main__", "__file__": os.path.join(os.getcwd(), entry), "__builtins__": __builtins__,
 }}
-del entry, bot_file
+del entry, files, bundle, marshal
 try:
     exec(code, namespace)
 except (SystemExit, KeyboardInterrupt):
@@ -102,32 +116,83 @@ except BaseException as error:  # the bot's traceback, without this launcher's f
     os._exit(1)
 """
 
-# Kills every process of the bot's user, a few sweeps over (see Sandbox.close).
-_SWEEP = "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done"
+# bwrap's reaper reports a command killed by a signal as 128 + the signal; SIGSYS is the filter's.
+FILTERED_STATUS = 128 + signal.SIGSYS
 
-# Run inside the new namespaces, as the namespace's root, before the bot: open the bot's file (by the
-# working directory, which the mounts below cover), hide the host's sockets and shared scratch space
-# (/run holds the database's and other services' Unix sockets, which no network namespace stops)
-# behind small private tmpfs mounts, then drop every capability for good and start the bot. Any
-# failure stops the bot before it runs (status 97). Arguments: the interpreter, the launcher, the
-# bot's file.
-_FENCE = (
-    'exec 3<"$3" 4<. || exit 97; '
-    "for dir in /run /var/run /tmp /var/tmp /dev/shm; do "
-    '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then '
-    '    mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; '
-    "  fi; "
-    "done; "
-    # When a mount covered the bot's own directory, it is bound again at the same path, so the bot's
-    # working directory keeps a path that resolves (Python's imports resolve it).
-    'if ! cd "$PWD" 2>/dev/null; then '
-    '  mkdir -p "$PWD" && mount --no-canonicalize --bind /proc/self/fd/4 "$PWD" && cd "$PWD" || exit 97; '
-    "fi; "
-    "exec 4<&-; "
-    'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u -c "$2" "$3"'
-)
-# Without the fence (a development setting): the same launcher and descriptor, no namespaces.
-_UNFENCED = 'exec 3<"$3" || exit 97; exec "$1" -I -S -u -c "$2" "$3"'
+# Run once per worker process by the bot's interpreter, outside any sandbox: what the sandbox must
+# bind (the interpreter, its standard library, the directories of the shared libraries it loads,
+# ctypes' included) and the compiled seccomp filter. Debian's python3-seccomp builds the filter; any
+# architecture but the native one is refused too, so `int 0x80`'s socketcall is no way around it.
+_PROBE = r"""
+import base64, ctypes, json, os, sys, sysconfig, tempfile
+with open("/proc/self/maps") as maps:
+    mapped = {line.split()[-1] for line in maps if ".so" in line}
+libraries = sorted({os.path.dirname(os.path.realpath(path)) for path in mapped if path.startswith("/")})
+import seccomp
+fence = seccomp.SyscallFilter(seccomp.ALLOW)
+fence.set_attr(seccomp.Attr.ACT_BADARCH, seccomp.KILL_PROCESS)
+for call in ("socket", "socketpair"):
+    fence.add_rule(seccomp.KILL_PROCESS, call, seccomp.Arg(0, seccomp.NE, 1))  # AF_UNIX only
+for call in ("io_uring_setup", "io_uring_enter", "io_uring_register"):
+    fence.add_rule(seccomp.KILL_PROCESS, call)
+with tempfile.TemporaryFile() as compiled:
+    fence.export_bpf(compiled)
+    compiled.seek(0)
+    program = compiled.read()
+stdlib = {os.path.realpath(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib")}
+print(json.dumps({
+    "executable": os.path.realpath(sys.executable), "stdlib": sorted(stdlib), "libraries": libraries,
+    "filter": base64.b64encode(program).decode(),
+}))
+"""
+
+
+@dataclass(frozen=True)
+class _Host:
+    """What the sandbox takes from the host, read-only, and the filter it loads."""
+
+    executable: str
+    paths: tuple[str, ...]
+    seccomp_filter: bytes
+
+
+def _probe_host() -> _Host:
+    probe = subprocess.run(
+        [_python(), "-I", "-c", _PROBE], capture_output=True, timeout=10, check=True,
+        env=_environment("/"),
+    )  # fmt: skip
+    found = json.loads(probe.stdout)
+    paths = sorted({found["executable"], *found["stdlib"], *found["libraries"]})
+    outermost = [path for path in paths if not any(path.startswith(f"{other}/") for other in paths)]
+    return _Host(found["executable"], tuple(outermost), base64.b64decode(found["filter"]))
+
+
+def _fence_arguments(host: _Host, limits: SandboxLimits, seccomp_fd: int) -> list[str]:
+    arguments = [
+        "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+        "--new-session", "--cap-drop", "ALL",
+    ]  # fmt: skip
+    for path in host.paths:
+        arguments += ["--ro-bind", path, path]
+    # The program loader's path written in the interpreter (/lib64/ld-linux-x86-64.so.2) goes through
+    # merged /usr's top-level links: the same links inside, to what is bound above.
+    for link in ("/lib64", "/lib"):
+        if os.path.islink(link):
+            arguments += ["--symlink", os.readlink(link), link]
+    if os.path.isdir("/usr/lib64") and "/usr/lib64" not in host.paths:
+        arguments += ["--ro-bind", "/usr/lib64", "/usr/lib64"]
+    # The root bwrap builds and its /dev are tmpfs mounts without a size: both are made read-only once
+    # the mount points are in place, so the scratch tmpfs is the only place the bot can write.
+    arguments += [
+        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+        "--size", str(limits.scratch_bytes), "--perms", "0700", "--tmpfs", SCRATCH, "--chdir", SCRATCH,
+        "--remount-ro", "/", "--seccomp", str(seccomp_fd), "--",
+    ]  # fmt: skip
+    return arguments
+
+
+# Kills every process of the bot's user, a few sweeps over (see SandboxedBot.close).
+_SWEEP = "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done"
 
 
 def _uid_has_processes(uid: int) -> bool:
@@ -162,35 +227,37 @@ class SandboxLimits:
     open_files: int = 64
     line_bytes: int = 256 * 1024
     start_ms: int = 5000  # the time to start up, taken before the first message
+    scratch_bytes: int = 16 * 1024 * 1024  # the scratch tmpfs: the bot's files and all it writes
 
     @classmethod
     def from_settings(cls) -> SandboxLimits:
-        return cls(**getattr(settings, "SNAKEPIT_BOTS_LIMITS", {}))
+        given = {"scratch_bytes": getattr(settings, "SNAKEPIT_BOTS_SCRATCH_BYTES", cls.scratch_bytes)}
+        return cls(**given | getattr(settings, "SNAKEPIT_BOTS_LIMITS", {}))
 
 
 class SandboxUnavailable(Exception):
-    """Namespaces cannot be made here, and unsandboxed bots are not allowed."""
+    """The sandbox cannot be made here, and unsandboxed bots are not allowed."""
 
 
 _namespaces_work: bool | None = None
+_host: _Host | None = None
 
 
 def namespaces_available() -> bool:
-    """Whether the fence (`unshare -Urnm`, then `mount` and `setpriv`) works here, for the user a bot
-    runs as (asked once per process)."""
-    global _namespaces_work
+    """Whether the fence (bubblewrap, the interpreter's probe and its seccomp filter) works here, for
+    the user a bot runs as (asked once per process)."""
+    global _namespaces_work, _host
     if _namespaces_work is None:
         try:
-            probe = subprocess.run(
-                _command("/dev/null", fenced=True),
-                **_identity(_fresh_uid()),
-                capture_output=True,
-                timeout=10,
-                env=_environment(Path("/")),
-                check=False,
-            )
+            _host = _probe_host()
+            with _sealed(_host.seccomp_filter) as seccomp_fd:
+                probe = subprocess.run(
+                    [*_fence_arguments(_host, SandboxLimits(), seccomp_fd), _host.executable, "-I", "-c", ""],
+                    **_identity(_fresh_uid()), pass_fds=(seccomp_fd,), capture_output=True, timeout=10,
+                    env=_environment(SCRATCH), check=False,
+                )  # fmt: skip
             _namespaces_work = probe.returncode == 0
-        except (OSError, subprocess.SubprocessError):
+        except (OSError, subprocess.SubprocessError, ValueError, KeyError):
             _namespaces_work = False
     return _namespaces_work
 
@@ -200,9 +267,9 @@ def sandbox_check() -> None:
     to run without the fence."""
     if not namespaces_available() and not getattr(settings, "SNAKEPIT_BOTS_ALLOW_UNSANDBOXED", False):
         raise SandboxUnavailable(
-            "this server cannot create user, network and mount namespaces (unshare -Urnm), "
-            "so it does not run "
-            "uploaded bots; SNAKEPIT_BOTS_ALLOW_UNSANDBOXED allows them without (development only)"
+            "this server cannot fence bots in (bubblewrap with user, PID and network namespaces, and "
+            "the bot interpreter's python3-seccomp), so it does not run uploaded bots; "
+            "SNAKEPIT_BOTS_ALLOW_UNSANDBOXED allows them without (development only)"
         )
 
 
@@ -218,20 +285,60 @@ def _fresh_uid() -> int | None:
     return _UID_BASE + secrets.randbelow(_UID_SPAN) if os.geteuid() == 0 else None
 
 
-def _command(entry: str, *, fenced: bool) -> list[str]:
-    """The bot's file `entry` run by the launcher, inside the fence or (development only) without."""
-    run = [_python(), _LAUNCHER, entry]
-    if fenced:
-        return ["unshare", "-Urnm", "--", "/bin/sh", "-c", _FENCE, "fence", *run]
-    return ["/bin/sh", "-c", _UNFENCED, "fence", *run]
+class _sealed:
+    """`data` in an anonymous memory file, as a descriptor to hand to the child (closed on exit)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.descriptor = os.memfd_create("snakepit-bot", 0)
+        os.write(self.descriptor, data)
+        os.lseek(self.descriptor, 0, os.SEEK_SET)
+
+    def __enter__(self) -> int:
+        return self.descriptor
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.descriptor)
 
 
 def _identity(uid: int | None) -> dict:
     return {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
 
 
-def _environment(home: Path) -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+def _environment(home: str) -> dict[str, str]:
+    return {
+        "PATH": "/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }  # fmt: skip
+
+
+def _bundle(source: str, files: Mapping[str, bytes] | None) -> tuple[str, list[tuple[str, bytes | None]]]:
+    """The entry to run and what the launcher writes: every folder (parents first), then every file."""
+    if files is None:
+        return "bot.py", [("bot.py", source.encode())]
+    folders: dict[str, None] = {}
+    for relative in sorted(files):  # paths were checked at upload (bots.archives)
+        parents = Path(relative).parents
+        for folder in reversed(parents[:-1]):
+            folders[folder.as_posix()] = None
+    return "main.py", [(folder, None) for folder in folders] + sorted(files.items())
+
+
+_LIMIT_SIGNALS = {signal.SIGXCPU: "the CPU-time limit", signal.SIGXFSZ: "the file-size limit"}
+
+
+def _describe(status: int | None, *, sandboxed: bool) -> str:
+    """A status, with the signal named when the sandbox reports one (bwrap's 128 + the signal), and
+    the limit behind it when it is a limit's."""
+    number = None
+    if status is not None and sandboxed and 128 < status < 128 + signal.NSIG:
+        number = status - 128
+    elif status is not None and status < 0:
+        number = -status
+    if number is None:
+        return f"status {status}"
+    killer = signal.Signals(number)
+    because = f" at {_LIMIT_SIGNALS[killer]}" if killer in _LIMIT_SIGNALS else ""
+    return f"status {status}, killed by {killer.name}{because}"
 
 
 class SandboxedBot:
@@ -257,61 +364,55 @@ class SandboxedBot:
         self.process: subprocess.Popen | None = None
         self.uid: int | None = None
         self.sandboxed = False
-        self._root: Path | None = None
+        self._root: Path | None = None  # the working directory of an unsandboxed bot (development)
         self._stderr = None
         self._pending = b""
         self._started_at = 0.0
         self._asked = False
         self._stderr_kept = ""
 
-    @property
-    def scratch(self) -> Path:
-        assert self._root is not None
-        return self._root / "scratch"
-
     def start(self) -> None:
         sandbox_check()
         self.sandboxed = namespaces_available()
         self.uid = _fresh_uid()
-        base = getattr(settings, "SNAKEPIT_BOTS_SCRATCH_DIR", None) or None
-        self._root = Path(tempfile.mkdtemp(prefix="snakepit-bot-", dir=base))
-        self._root.chmod(0o711)  # the bot may pass through to its scratch, not list or read the rest
-        self.scratch.mkdir(mode=0o700)
-        entry, written = self._write_files()
-        if self.uid is not None:
-            for path in (self.scratch, *written):
-                os.chown(path, self.uid, self.uid)
-        self._stderr = open(self._root / "stderr.log", "w+b")  # noqa: SIM115 - closed in close()
+        entry, bundle = _bundle(self.source, self.files)
+        # Unnamed (0600, already unlinked): nothing of the bot's is left on the host's disk by name.
+        self._stderr = tempfile.TemporaryFile(
+            dir=getattr(settings, "SNAKEPIT_BOTS_SCRATCH_DIR", None) or None
+        )  # noqa: SIM115 - closed in close()
+        with _sealed(marshal.dumps(bundle)) as bundle_fd:
+            launcher = [_python() if _host is None else _host.executable, "-I", "-S", "-u", "-c", _LAUNCHER]
+            launcher += [str(bundle_fd), entry]
+            if self.sandboxed:
+                assert _host is not None
+                with _sealed(_host.seccomp_filter) as seccomp_fd:
+                    self._spawn(
+                        [*_fence_arguments(_host, self.limits, seccomp_fd), *launcher],
+                        SCRATCH,
+                        (bundle_fd, seccomp_fd),
+                    )
+            else:
+                self._root = Path(tempfile.mkdtemp(prefix="snakepit-bot-"))
+                if self.uid is not None:
+                    os.chown(self._root, self.uid, self.uid)
+                self._spawn(launcher, str(self._root), (bundle_fd,))
+        self._started_at = time.monotonic()
+
+    def _spawn(self, command: list[str], home: str, descriptors: tuple[int, ...]) -> None:
         self.process = subprocess.Popen(
-            _command(entry, fenced=self.sandboxed),
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
-            cwd=self.scratch,
-            env=_environment(self.scratch),
+            cwd=home if self._root is not None else "/",
+            env=_environment(home),
             start_new_session=True,
             preexec_fn=self._limit,  # noqa: PLW1509 - runs after the fork, in the child only
             close_fds=True,
+            pass_fds=descriptors,
+            umask=0o077,
             **_identity(self.uid),
         )
-        self._started_at = time.monotonic()
-
-    def _write_files(self) -> tuple[str, list[Path]]:
-        """Put the bot's file, or its archive's files, in its scratch directory: the entry to run and
-        every path made (for the bot's own user id to own)."""
-        if self.files is None:
-            (self.scratch / "bot.py").write_text(self.source)
-            return "bot.py", [self.scratch / "bot.py"]
-        written: list[Path] = []
-        for relative, content in sorted(self.files.items()):
-            path = self.scratch / relative  # paths were checked at upload (bots.archives)
-            for folder in reversed(path.relative_to(self.scratch).parents[:-1]):
-                if not (self.scratch / folder).exists():
-                    (self.scratch / folder).mkdir(mode=0o700)
-                    written.append(self.scratch / folder)
-            path.write_bytes(content)
-            written.append(path)
-        return "main.py", written
 
     def _limit(self) -> None:
         limits = self.limits
@@ -325,7 +426,9 @@ class SandboxedBot:
         if self.uid is not None:  # the cap counts a user id's processes: only a fresh id's are the bot's own
             caps.append((resource.RLIMIT_NPROC, limits.processes))
         for which, value in caps:
-            resource.setrlimit(which, (value, value))
+            # The CPU limit's soft step sends SIGXCPU, which names the cause in the forfeit; the hard
+            # one, a second later, is a SIGKILL for a bot that ignores it.
+            resource.setrlimit(which, (value, value + 1 if which == resource.RLIMIT_CPU else value))
 
     def ask(self, line: bytes, *, deadline_ms: int) -> tuple[bytes, int]:
         process = self.process
@@ -348,7 +451,7 @@ class SandboxedBot:
             ready, _, _ = select.select([descriptor], [], [], min(left, 0.05))
             if not ready:
                 if process.poll() is not None:  # gone, though a child of its may hold its stdout open
-                    self._exited(f"the bot exited (status {process.returncode})")
+                    self._exited("the bot exited")
                 continue
             chunk = os.read(descriptor, 65536)
             if not chunk:
@@ -368,7 +471,8 @@ class SandboxedBot:
         return answer, elapsed_ms
 
     def _exited(self, detail: str) -> None:
-        """The bot is gone: a crash, unless the launcher's audit hook stopped it at the network."""
+        """The bot is gone: a crash, unless the launcher's audit hook or the kernel's filter stopped it at
+        the network."""
         try:
             status = self.process.wait(timeout=1)
         except subprocess.TimeoutExpired:  # its stdout closed, yet it runs on: a crash all the same
@@ -377,7 +481,13 @@ class SandboxedBot:
             tail = self.stderr_tail()
             if NETWORK_MARK in tail:
                 self._fail("network", tail[tail.rindex(NETWORK_MARK) :].splitlines()[0])
-        self._fail("crash", detail if status is None or "status" in detail else f"{detail} (status {status})")
+        if status == FILTERED_STATUS and self.sandboxed:
+            self._fail(
+                "network",
+                "snakepit: the kernel stopped the bot at a system call the sandbox refuses "
+                "(a socket other than a Unix one, or io_uring)",
+            )
+        self._fail("crash", f"{detail} ({_describe(status, sandboxed=self.sandboxed)})")
 
     def _fail(self, reason: str, detail: str) -> None:
         self.close()
@@ -392,7 +502,8 @@ class SandboxedBot:
         return self._stderr.read().decode(errors="replace")
 
     def close(self) -> None:
-        """Kill the bot and everything it started, and remove its directory."""
+        """Kill the sandbox (its PID namespace, every process in it, dies with bwrap's), then every
+        process of the bot's user id, and remove what is left of it."""
         process = self.process
         if process is not None:
             try:
@@ -411,7 +522,7 @@ class SandboxedBot:
                     subprocess.run(
                         ["sh", "-c", _SWEEP],
                         **_identity(self.uid), capture_output=True, timeout=10, check=False,
-                        env=_environment(Path("/")),
+                        env=_environment("/"),
                     )  # fmt: skip
                 except (OSError, subprocess.SubprocessError):
                     pass  # (bounded at 10 s) the directory is removed below all the same

@@ -13,6 +13,8 @@ for target in TARGETS:
         print(f"refused {target}: {error}", file=sys.stderr)
 with open("notes.txt", "w") as notes:
     notes.write("mine")
+with open("notes.txt") as notes:
+    print("kept:", notes.read(), file=sys.stderr)
 for line in sys.stdin:
     message = json.loads(line)
     print(json.dumps({"action": message["legal_actions"][0]}), flush=True)
