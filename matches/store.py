@@ -19,6 +19,7 @@ import json
 import random
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,7 @@ from engines.chance import draw
 from engines.entropy import part_commitment
 from engines.errors import IllegalAction
 from engines.protocol import Event, Turn
+from matches.feed import match_feed_publish
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
 from matches.selectors import match_entropy_deadline, match_get
@@ -127,6 +129,9 @@ def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
                     f"INSERT INTO {table} ({columns}) VALUES {', '.join([placeholders] * len(part))}",
                     [value for row in part for value in row],
                 )
+    # The streams hear of it once it is committed (matches/feed.py); at once outside a transaction.
+    last = rows[-1]
+    transaction.on_commit(partial(match_feed_publish, match_id=last.match_id, seq=last.seq))
     return rows
 
 

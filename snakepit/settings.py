@@ -332,6 +332,13 @@ SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"
 SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
 # Running matches whose live state each process keeps in memory (matches/live.py), least recent out.
 SNAKEPIT_LIVE_MATCHES = int(os.environ.get("SNAKEPIT_LIVE_MATCHES", "5000"))
+# Event streams (api/streams.py, docs/api.md "Streams"): how often a stream looks at the log itself
+# (0: every second on the embedded default, every 15 s where Redis announces appends), how many one
+# web process serves at once (more are answered 503), and how long one lasts before the client is
+# asked to reconnect (it resumes with Last-Event-ID).
+SNAKEPIT_STREAM_POLL_SECONDS = float(os.environ.get("SNAKEPIT_STREAM_POLL_SECONDS", "0"))
+SNAKEPIT_STREAMS_MAX = int(os.environ.get("SNAKEPIT_STREAMS_MAX", "5000"))
+SNAKEPIT_STREAM_MAX_SECONDS = int(os.environ.get("SNAKEPIT_STREAM_MAX_SECONDS", "3600"))
 # A match whose chance or bot move is this many seconds overdue is handed to a worker again.
 SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
 # Matches with people take entropy from each seat (docs/fairness.md); a seat has this long to commit,
