@@ -25,6 +25,7 @@ import weakref
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
@@ -141,6 +142,11 @@ async def _events(match_id: int, seat: int | None, after: int):
 @require_GET
 async def match_stream(request: HttpRequest, pk: int):
     """The match's events and the requester's view as they happen (text/event-stream)."""
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server (Django's runserver, a test's live server) would hold a thread for the
+        # stream and send nothing until it ends: say so at once, and the page polls instead.
+        body = {"code": "stream/needs_asgi", "detail": "this server cannot stream; poll /events/ instead"}
+        return JsonResponse(body, status=501)
     try:
         seat = _bounded_number(request.GET.get("seat"), name="seat", digits=3)
         after = _bounded_number(request.META.get("HTTP_LAST_EVENT_ID"), name="Last-Event-ID", digits=10)
