@@ -22,12 +22,14 @@ import asyncio
 import json
 import time
 import weakref
+from dataclasses import dataclass
+from functools import partial
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 from rest_framework.authentication import TokenAuthentication
@@ -77,18 +79,70 @@ def _viewer(request: HttpRequest, match_id: int, requested_seat: int | None) -> 
     return match, selectors.match_viewer_seat(match, user, requested_seat)
 
 
-def _read(match_id: int, seat: int | None, after: int) -> tuple[list[dict], dict | None, bool]:
-    """The events after `after` that `seat` may read (a batch at most), the seat's view once they
-    reach the head, and whether the match is over and all of it sent."""
+@dataclass(frozen=True)
+class Batch:
+    """What one read of the log sends: the messages, encoded once for every stream that shares it."""
+
+    messages: bytes
+    last_seq: int | None  # of the last event in it (None: no new event)
+    more: bool  # the log goes on past this batch
+    over: bool  # the match is over and this is the end of it
+
+
+def _read(match_id: int, seat: int | None, after: int) -> Batch:
+    """The events after `after` that `seat` may read (a batch at most), then the seat's view once
+    they reach the head, then the end once the match is over and all of it is sent."""
     try:
         match = selectors.match_get(match_id=match_id)
         listing = selectors.match_event_listing(match, viewer_seat=seat, after=after)
         events = EventSerializer(listing[:STREAM_BATCH], many=True).data
-        caught_up = len(listing) <= STREAM_BATCH
-        view = _seat_view(match, seat) if events and caught_up else None
-        return list(events), view, caught_up and match.status != Match.Status.RUNNING
+        more = len(listing) > STREAM_BATCH
+        messages = [_message("event", event, seq=event["seq"]) for event in events]
+        last_seq = events[-1]["seq"] if events else None
+        if events and not more:
+            messages.append(_message("view", _seat_view(match, seat), seq=last_seq))
+        over = not more and match.status != Match.Status.RUNNING
+        if over:
+            messages.append(_message("end", {"seq": last_seq or after}, seq=last_seq or after))
+        return Batch(b"".join(messages), last_seq, more, over)
     finally:
-        connection.close()  # a stream holds no connection while it waits
+        # A stream holds no connection while it waits; and the next read, maybe in another of the
+        # pool's threads, makes its own connection object (Django's may not cross threads).
+        connection.close()
+        del connections[DEFAULT_DB_ALIAS]
+
+
+class SharedReads:
+    """Streams that would read the same thing at once read it once: the spectators of a match, woken
+    by one append, share one read of the log after the same seq (and their seats' viewers theirs).
+    A stream joins only a read begun after the announcement it heard (`announced`), so a read begun
+    before an append never stands in for one after it."""
+
+    def __init__(self) -> None:
+        self._flights: dict[tuple, tuple[int, asyncio.Future]] = {}
+
+    async def read(self, key: tuple, announced: int, read):
+        flight = self._flights.get(key)
+        if flight is None or flight[0] < announced:
+            future = asyncio.ensure_future(read())
+            flight = self._flights[key] = (announced, future)
+            future.add_done_callback(lambda _, key=key, flight=flight: self._forget(key, flight))
+        return await asyncio.shield(flight[1])
+
+    def _forget(self, key: tuple, flight) -> None:
+        if self._flights.get(key) is flight:
+            del self._flights[key]
+
+
+_shared_reads: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _shared() -> SharedReads:
+    loop = asyncio.get_running_loop()
+    shared = _shared_reads.get(loop)
+    if shared is None:
+        shared = _shared_reads[loop] = SharedReads()
+    return shared
 
 
 def _read_gate() -> asyncio.Semaphore:
@@ -97,6 +151,13 @@ def _read_gate() -> asyncio.Semaphore:
     if gate is None:
         gate = _read_gates[loop] = asyncio.Semaphore(settings.SNAKEPIT_WEB_THREADS)
     return gate
+
+
+async def _gated_read(match_id: int, seat: int | None, after: int):
+    async with _read_gate():
+        # Not thread-sensitive: a shared read outlives the stream that began it, so it runs in the
+        # loop's pool, and `_read` leaves no connection behind in that thread.
+        return await sync_to_async(_read, thread_sensitive=False)(match_id, seat, after)
 
 
 def _message(kind: str, data, *, seq: int | None = None) -> bytes:
@@ -115,17 +176,15 @@ async def _events(match_id: int, seat: int | None, after: int):
         ends_at = time.monotonic() + settings.SNAKEPIT_STREAM_MAX_SECONDS
         with MatchSubscription(match_id) as feed:
             while time.monotonic() < ends_at:
-                async with _read_gate():
-                    events, view, over = await sync_to_async(_read)(match_id, seat, after)
-                for event in events:
-                    yield _message("event", event, seq=event["seq"])
-                    after = event["seq"]
-                if view is not None:
-                    yield _message("view", view, seq=after)
-                if over:
-                    yield _message("end", {"seq": after}, seq=after)
+                batch = await _shared().read(
+                    (match_id, seat, after), feed.announced(), partial(_gated_read, match_id, seat, after)
+                )
+                if batch.messages:
+                    yield batch.messages
+                after = batch.last_seq or after
+                if batch.over:
                     return
-                if events and view is None:
+                if batch.more:
                     continue  # more of the log to send at once
                 # Until an append is announced, or it is time to look at the log anyway (an
                 # announcement may have been lost), with a comment now and then to keep it open.

@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 CHANNEL_PREFIX = "snakepit:match:"
 
 _waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defaultdict(set)
+# How many announcements each match with waiters has had: a stream may share a read of the log that
+# another stream started after the announcement that woke it (api/streams.py), never one before.
+_announced: dict[int, int] = defaultdict(int)
 _lock = threading.Lock()
 _publisher = None
 _listener: asyncio.Task | None = None
@@ -66,6 +69,8 @@ def _redis():
 def _wake(match_id: int) -> None:
     with _lock:
         waiters = list(_waiters.get(match_id, ()))
+        if waiters:
+            _announced[match_id] += 1
     for loop, event in waiters:
         try:
             loop.call_soon_threadsafe(event.set)
@@ -101,6 +106,12 @@ class MatchSubscription:
             _waiters[self.match_id].discard(self._waiter)
             if not _waiters[self.match_id]:
                 del _waiters[self.match_id]
+                _announced.pop(self.match_id, None)
+
+    def announced(self) -> int:
+        """The number of announcements of this match heard so far (read it before reading the log)."""
+        with _lock:
+            return _announced.get(self.match_id, 0)
 
     async def wait(self, *, timeout: float) -> bool:
         """Until an append is announced (or was, since the last wait), or `timeout` seconds; whether
