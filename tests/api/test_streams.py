@@ -204,3 +204,84 @@ def test_a_spectators_stream_carries_no_payload_a_spectator_may_not_read(key, us
         # Something is hidden from a spectator here, so the comparison above is not vacuous.
         seat_view = json.loads(json.dumps(game.view(state, 0)))
         assert any(event["redacted"] for event in events) or seat_view != view["view"]
+
+
+@pytest.fixture
+def private_redis(tmp_path, settings, monkeypatch):
+    """A Redis of this test's own on a free port, as the configured one (REDIS_URL)."""
+    import shutil
+    import socket
+    import subprocess
+
+    import redis
+
+    from tests.support import unavailable
+
+    if shutil.which("redis-server") is None:
+        unavailable("redis-server is not installed (apt-get install redis-server)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        for _ in range(100):
+            try:
+                redis.Redis.from_url(url).ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        settings.REDIS_URL = url
+        monkeypatch.setattr(feed, "_publisher", None)
+        yield url
+    finally:
+        server.terminate()
+        server.wait()
+
+
+MOVE_IN_ANOTHER_PROCESS = """
+from django.contrib.auth import get_user_model
+from matches.selectors import match_get, match_game, match_snapshot
+from matches.services import match_submit_action
+match = match_get(match_id={match_id})
+snapshot = match_snapshot(match)
+action = match_game(match).legal_actions(snapshot.state, 0)[0]
+user = get_user_model().objects.get(username="alice")
+match_submit_action(match_id=match.pk, user=user, action=dict(action), expected_seq=snapshot.seq)
+"""
+
+
+def test_a_move_made_in_another_process_reaches_the_stream_through_redis(users, settings, private_redis):
+    import os
+    import subprocess
+    import sys
+
+    from snakepit.processes import database_url
+
+    settings.SNAKEPIT_STREAM_POLL_SECONDS = 60  # only Redis can bring it in time
+    alice = users["alice"]
+    match = rat_snake_against_a_bot(alice)
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": private_redis}
+
+    async def scenario():
+        stream = await open_stream(AsyncClient(), match)
+        before, _ = await stream.until_view()
+        await asyncio.sleep(0.5)  # the stream's subscriber is listening on Redis by now
+        script = MOVE_IN_ANOTHER_PROCESS.format(match_id=match.pk)
+        await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "manage.py", "shell", "-c", script],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+        )
+        moved = time.monotonic()
+        after, view = await stream.until_view(timeout=10)
+        return before, after, view, time.monotonic() - moved
+
+    before, after, view, took = asyncio.run(scenario())
+    assert after[0]["seq"] == before[-1]["seq"] + 1 and view["seq"] == head(match)
+    assert took < 2.0, took
