@@ -116,6 +116,30 @@ def test_a_thousand_idle_connections_do_not_hold_up_an_ordinary_request(serve):
             client.close()
 
 
+def test_open_event_streams_take_none_of_the_request_slots(serve, django_user_model):
+    from matches.services import SeatSpec, match_create
+
+    person = django_user_model.objects.create_user("streamer", password="streamer-password")
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    port = serve(threads=2)
+    streams = []
+    try:
+        for _ in range(10):  # five times the slots inside Django, each stream open and waiting
+            client = socket.create_connection(("127.0.0.1", port), timeout=10)
+            client.sendall(
+                f"GET /api/matches/{match.pk}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+            )
+            streams.append(client)
+        for client in streams:
+            assert b"text/event-stream" in client.recv(4096)
+        started = time.monotonic()
+        assert get(port) == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        for client in streams:
+            client.close()
+
+
 def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
     port = serve(channel_timeout=2)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
