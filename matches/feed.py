@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections import defaultdict
 
 from django.conf import settings
@@ -35,6 +36,8 @@ _waiters: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defa
 _announced: dict[int, int] = defaultdict(int)
 _lock = threading.Lock()
 _publisher = None
+_publish_paused_until = 0.0
+PUBLISH_PAUSE_SECONDS = 5.0
 _listener: asyncio.Task | None = None
 
 
@@ -46,12 +49,15 @@ def feed_poll_seconds() -> float:
 
 def match_feed_publish(*, match_id: int, seq: int) -> None:
     """Announce that match `match_id`'s log reaches `seq` (called once the append has committed)."""
+    global _publish_paused_until
     _wake(match_id)
-    if not settings.REDIS_URL:
+    if not settings.REDIS_URL or time.monotonic() < _publish_paused_until:
         return
     try:
         _redis().publish(f"{CHANNEL_PREFIX}{match_id}", str(seq))
     except Exception:  # noqa: BLE001  Redis away: the streams' own look at the log catches up
+        # Not tried again for a while, so that appends do not each wait for Redis's timeout.
+        _publish_paused_until = time.monotonic() + PUBLISH_PAUSE_SECONDS
         logger.warning(
             "could not announce match %s at %s on Redis; streams catch up by polling", match_id, seq
         )

@@ -285,3 +285,31 @@ def test_a_move_made_in_another_process_reaches_the_stream_through_redis(users, 
     before, after, view, took = asyncio.run(scenario())
     assert after[0]["seq"] == before[-1]["seq"] + 1 and view["seq"] == head(match)
     assert took < 2.0, took
+
+
+def test_with_redis_away_moves_are_written_and_streams_catch_up_from_the_log(users, settings, monkeypatch):
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on: Redis is down
+        probe.bind(("127.0.0.1", 0))
+        settings.REDIS_URL = f"redis://127.0.0.1:{probe.getsockname()[1]}/0"
+    settings.SNAKEPIT_STREAM_POLL_SECONDS = 0.3
+    monkeypatch.setattr(feed, "_publisher", None)
+    monkeypatch.setattr(feed, "_publish_paused_until", 0.0)
+    alice = users["alice"]
+    match = rat_snake_against_a_bot(alice)
+
+    async def scenario():
+        stream = await open_stream(AsyncClient(), match)
+        seen, _ = await stream.until_view()
+        for _ in range(2):
+            await sync_to_async(play)(match, alice)
+        while seen[-1]["seq"] < await sync_to_async(head)(match):
+            more, _ = await stream.until_view(timeout=5)
+            seen += more
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert [event["seq"] for event in seen] == list(range(1, head(match) + 1))
+    # The first failure pauses publishing, so the next appends do not wait for Redis's timeout.
+    assert feed._publish_paused_until > time.monotonic()
