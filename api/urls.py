@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from api import bots, catalogue, challenges, decks, games, matches, ratings, tournaments
+from api.streams import match_stream
 from api.throttles import ThrottledLoginView, ThrottledObtainAuthToken
 
 router = DefaultRouter()
@@ -15,6 +16,8 @@ for module in (games, matches, challenges, catalogue, decks, ratings, tournament
         router.register(prefix, viewset, basename=basename)
 
 urlpatterns = [
+    # An event stream, not a DRF view: it is async and answers text/event-stream (api/streams.py).
+    path("matches/<int:pk>/stream/", match_stream, name="match-stream"),
     path("", include(router.urls)),
     path(
         "auth/",

@@ -18,6 +18,7 @@ import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +30,7 @@ from engines.entropy import part_commitment
 from engines.playout import play_forward, service_bot_rngs
 from engines.protocol import Event
 from matches.audience import PUBLIC, audience_mask
+from matches.feed import match_feed_publish
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
 from matches.selectors import match_entropy_deadline, match_get
@@ -128,6 +130,9 @@ def events_insert(rows: list[NewEvent]) -> list[NewEvent]:
                     f"INSERT INTO {table} ({columns}) VALUES {', '.join([placeholders] * len(part))}",
                     [value for row in part for value in row],
                 )
+    # The streams hear of it once it is committed (matches/feed.py); at once outside a transaction.
+    last = rows[-1]
+    transaction.on_commit(partial(match_feed_publish, match_id=last.match_id, seq=last.seq))
     return rows
 
 

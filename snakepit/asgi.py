@@ -1,10 +1,19 @@
+"""The ASGI application the web server (uvicorn: snakepit/processes.py) serves: Django behind the
+serving limits (snakepit/serving.py)."""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snakepit.settings")
-application = get_asgi_application()
+# Under ASGI each request runs in a thread of its own, so a connection kept for CONN_MAX_AGE would
+# be left behind with its thread: the web process connects per request, or through psycopg's pool
+# (SNAKEPIT_DB_POOL_SIZE), as Django advises for ASGI.
+os.environ.setdefault("SNAKEPIT_DB_CONN_MAX_AGE", "0")
+django_application = get_asgi_application()
 
 from snakepit.checks import refuse_a_weak_secret_key  # noqa: E402 - settings are loaded only now
+from snakepit.serving import ServingLimits  # noqa: E402
 
 refuse_a_weak_secret_key()
+application = ServingLimits(django_application)

@@ -121,20 +121,24 @@ def stop(process: subprocess.Popen, how: int = signal.SIGKILL) -> None:
 
 
 # --- the web server -----------------------------------------------------------------------------
-# waitress reads each request's headers and body in its event loop (a body past 512 KB goes to a
-# temporary file) and hands only a complete request to one of a fixed pool of threads: a client that
-# sends a byte a second holds a socket, never a thread, and a silent one is dropped after the channel
-# timeout. Each thread keeps at most one database connection (CONN_MAX_AGE), so the pool's size is
-# the web process's bound on connections. deploy/Procfile spells the same options out for
-# `waitress-serve`; change the two together (deploy/README.md documents the variables).
+# uvicorn, one event loop per web process, serving snakepit/asgi.py: Django behind the limits of
+# snakepit/serving.py (bodies read in the loop with a timeout, at most SNAKEPIT_WEB_THREADS requests
+# inside Django at once, forwarded headers believed from the trusted proxy alone). Chosen over
+# waitress, granian and daphne by measurement (deploy/README.md, "Serving"): it holds thousands of
+# idle connections, each a socket and no thread, while it answers the others, and event streams
+# (api/streams.py) wait in the loop. deploy/Procfile spells the same options out; change the two
+# together (deploy/README.md documents the variables).
 WEB_DEFAULTS = {
-    # Seconds a connection may stay silent (nothing received, nothing sent) before it is closed.
+    # Seconds a kept-alive connection may wait for its next request, and a body for its next piece.
     "SNAKEPIT_WEB_CHANNEL_TIMEOUT": "30",
-    # Open connections past which the server stops accepting (the kernel's backlog queues the rest).
-    "SNAKEPIT_WEB_CONNECTION_LIMIT": "500",
+    # Open connections and requests past which new requests are answered 503 at once. Each idle one
+    # costs a socket and a few kilobytes; the process's file limit (ulimit -n) must be above it.
+    "SNAKEPIT_WEB_CONNECTION_LIMIT": "10000",
     # A body declared past this is refused (a plain 413) before any of it is read. Well above the
     # API's own cap (SNAKEPIT_MAX_BODY_BYTES), so that a body merely too big gets the API's JSON 413.
     "SNAKEPIT_WEB_MAX_BODY_BYTES": str(8 * 1024 * 1024),
+    # Seconds a stopping web process gives open connections (event streams) before closing them.
+    "SNAKEPIT_WEB_STOP_GRACE": "5",
 }
 
 
@@ -142,44 +146,41 @@ def web_setting(name: str) -> int:
     return int(os.environ.get(name, "") or WEB_DEFAULTS[name])
 
 
-def web_command(
-    host: str,
-    port: int,
-    *,
-    trusted_proxy: str = "",
-    threads: int | None = None,
-    channel_timeout: int | None = None,
-) -> list[str]:
-    """The web server (waitress) for `manage.py up` and the tests, listening on host:port, with
-    SNAKEPIT_WEB_THREADS threads and the SNAKEPIT_WEB_* limits unless told otherwise.
-
-    `trusted_proxy` is the address of a TLS proxy in front whose X-Forwarded-Proto and -For are
-    believed; from any other peer waitress strips those headers, so they cannot be forged."""
-    threads = threads or settings.SNAKEPIT_WEB_THREADS
+def web_command(host: str, port: int, *, channel_timeout: int | None = None) -> list[str]:
+    """The web server (uvicorn) for `manage.py up` and the tests, listening on host:port, with the
+    SNAKEPIT_WEB_* limits; `web_environment` is what its process needs in its environment."""
     channel_timeout = channel_timeout or web_setting("SNAKEPIT_WEB_CHANNEL_TIMEOUT")
-    listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    command = [
+    return [
         sys.executable,
         "-m",
-        "waitress",
-        f"--listen={listen}",
-        f"--threads={threads}",
-        f"--channel-timeout={channel_timeout}",
-        # How often silent connections are looked for: often enough to honour a short timeout.
-        f"--cleanup-interval={max(1, min(10, channel_timeout // 2))}",
-        f"--connection-limit={web_setting('SNAKEPIT_WEB_CONNECTION_LIMIT')}",
-        f"--max-request-body-size={web_setting('SNAKEPIT_WEB_MAX_BODY_BYTES')}",
-        # poll(), not select(): select cannot watch file descriptors past 1024.
-        "--asyncore-use-poll",
-        "--ident=snakepit",
-        "--no-expose-tracebacks",
+        "uvicorn",
+        f"--host={host}",
+        f"--port={port}",
+        f"--timeout-keep-alive={channel_timeout}",
+        f"--limit-concurrency={web_setting('SNAKEPIT_WEB_CONNECTION_LIMIT')}",
+        f"--timeout-graceful-shutdown={web_setting('SNAKEPIT_WEB_STOP_GRACE')}",
+        "--backlog=2048",
+        # snakepit/serving.py judges the forwarded headers, so that it can delete them as well.
+        "--no-proxy-headers",
+        "--no-server-header",
+        "--no-access-log",
+        "snakepit.asgi:application",
     ]
-    if trusted_proxy:
-        command += [
-            f"--trusted-proxy={trusted_proxy}",
-            "--trusted-proxy-headers=x-forwarded-proto x-forwarded-for",
-        ]
-    return [*command, "snakepit.wsgi:application"]
+
+
+def web_environment(
+    *, trusted_proxy: str = "", threads: int | None = None, channel_timeout: int | None = None
+) -> dict[str, str]:
+    """What the web server's process reads in its environment (snakepit/serving.py).
+
+    `trusted_proxy` is the address of a TLS proxy in front whose X-Forwarded-Proto and -For are
+    believed; from any other peer those headers are deleted, so they cannot be forged."""
+    env = {"SNAKEPIT_WEB_TRUSTED_PROXY": trusted_proxy}
+    if threads:
+        env["SNAKEPIT_WEB_THREADS"] = str(threads)
+    if channel_timeout:
+        env["SNAKEPIT_WEB_CHANNEL_TIMEOUT"] = str(channel_timeout)
+    return env
 
 
 def web_ready(host: str, port: int, process: subprocess.Popen, *, timeout: float = 60) -> None:
@@ -202,13 +203,13 @@ def web_ready(host: str, port: int, process: subprocess.Popen, *, timeout: float
 def web_process(
     env: dict[str, str], log: Path, *, host: str = "127.0.0.1", port: int, **options
 ) -> Iterator[subprocess.Popen]:
-    """The web server (`web_command`'s, with its keyword `options`) in its own process group, ready
-    to answer on host:port, stopped on exit."""
+    """The web server (`web_command`'s, with `web_environment`'s keyword `options`) in its own
+    process group, ready to answer on host:port, stopped on exit."""
     with open(log, "ab") as out:
         process = subprocess.Popen(
-            web_command(host, port, **options),
+            web_command(host, port, channel_timeout=options.get("channel_timeout")),
             cwd=settings.BASE_DIR,
-            env={**os.environ, **env},
+            env={**os.environ, **web_environment(**options), **env},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

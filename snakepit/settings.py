@@ -140,7 +140,13 @@ _default_database_url = "postgres://postgres@127.0.0.1:5432/postgres" if IN_CI e
 DATABASE_URL = (
     os.environ.get("DATABASE_URL", _default_database_url) or f"sqlite:///{VAR_DIR / 'snakepit.sqlite3'}"
 )
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+# Seconds a thread keeps its connection; the web process (snakepit/asgi.py) sets 0.
+SNAKEPIT_DB_CONN_MAX_AGE = int(os.environ.get("SNAKEPIT_DB_CONN_MAX_AGE", "60"))
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=SNAKEPIT_DB_CONN_MAX_AGE, conn_health_checks=True
+    )
+}
 SNAKEPIT_DB_POOL_SIZE = int(os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0"))  # PostgreSQL only, below
 SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -182,9 +188,9 @@ else:
     if SNAKEPIT_DB_PGBOUNCER:
         DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
-# The web server answers on a fixed pool of this many threads (snakepit/processes.py, deploy/Procfile),
-# and each thread keeps at most one connection for CONN_MAX_AGE seconds: this is the most database
-# connections one web process holds, however many clients there are (deploy/README.md).
+# At most this many requests are inside Django at once in one web process (snakepit/serving.py),
+# each in a thread with at most one database connection: this is the most database connections one
+# web process holds, however many clients there are (deploy/README.md).
 SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
 # The service connects as a role that owns nothing; the tables' owner only migrates. With this set
 # (PostgreSQL), `manage.py migrate` connects with its user, password, host and port to DATABASE_URL's
@@ -345,6 +351,13 @@ SNAKEPIT_MAX_AUTO_EVENTS = int(os.environ.get("SNAKEPIT_MAX_AUTO_EVENTS", "5000"
 SNAKEPIT_ADVANCE_CHUNK = int(os.environ.get("SNAKEPIT_ADVANCE_CHUNK", "200"))
 # Running matches whose live state each process keeps in memory (matches/live.py), least recent out.
 SNAKEPIT_LIVE_MATCHES = int(os.environ.get("SNAKEPIT_LIVE_MATCHES", "5000"))
+# Event streams (api/streams.py, docs/api.md "Streams"): how often a stream looks at the log itself
+# (0: every second on the embedded default, every 15 s where Redis announces appends), how many one
+# web process serves at once (more are answered 503), and how long one lasts before the client is
+# asked to reconnect (it resumes with Last-Event-ID).
+SNAKEPIT_STREAM_POLL_SECONDS = float(os.environ.get("SNAKEPIT_STREAM_POLL_SECONDS", "0"))
+SNAKEPIT_STREAMS_MAX = int(os.environ.get("SNAKEPIT_STREAMS_MAX", "5000"))
+SNAKEPIT_STREAM_MAX_SECONDS = int(os.environ.get("SNAKEPIT_STREAM_MAX_SECONDS", "3600"))
 # A match whose chance or bot move is this many seconds overdue is handed to a worker again.
 SNAKEPIT_STALLED_AFTER_SECONDS = int(os.environ.get("SNAKEPIT_STALLED_AFTER_SECONDS", "120"))
 # Matches with people take entropy from each seat (docs/fairness.md); a seat has this long to commit,

@@ -94,6 +94,52 @@ def test_twenty_clients_sending_a_byte_a_second_do_not_hold_up_an_ordinary_reque
             client.close()
 
 
+def test_a_thousand_idle_connections_do_not_hold_up_an_ordinary_request(serve):
+    # More than waitress's 500-connection limit, which stopped it answering anyone: here each idle
+    # connection is a socket in the event loop.
+    port = serve(threads=4)
+    assert get(port) == 200
+    idle = []
+    try:
+        for _ in range(1000):
+            client = socket.create_connection(("127.0.0.1", port), timeout=10)
+            client.sendall(b"GET /api/games/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            idle.append(client)
+        took = []
+        for _ in range(5):
+            started = time.monotonic()
+            assert get(port) == 200
+            took.append(time.monotonic() - started)
+        assert max(took) < 1.0, took
+    finally:
+        for client in idle:
+            client.close()
+
+
+def test_open_event_streams_take_none_of_the_request_slots(serve, django_user_model):
+    from matches.services import SeatSpec, match_create
+
+    person = django_user_model.objects.create_user("streamer", password="streamer-password")
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    port = serve(threads=2)
+    streams = []
+    try:
+        for _ in range(10):  # five times the slots inside Django, each stream open and waiting
+            client = socket.create_connection(("127.0.0.1", port), timeout=10)
+            client.sendall(
+                f"GET /api/matches/{match.pk}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+            )
+            streams.append(client)
+        for client in streams:
+            assert b"text/event-stream" in client.recv(4096)
+        started = time.monotonic()
+        assert get(port) == 200
+        assert time.monotonic() - started < 1.0
+    finally:
+        for client in streams:
+            client.close()
+
+
 def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
     port = serve(channel_timeout=2)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
@@ -102,7 +148,10 @@ def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
             received = client.recv(1024)
         except ConnectionResetError:
             received = b""
-        assert received == b""  # closed by the server (a hang would end in socket.timeout)
+        # A 408, then closed by the server (a hang would end in socket.timeout).
+        while chunk := client.recv(1024):
+            received += chunk
+        assert received.startswith(b"HTTP/1.1 408 "), received
     with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
         # 100 MB announced, none sent: the answer comes at once, without waiting for the body.
         client.sendall(b"POST /api/matches/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n")
@@ -159,7 +208,7 @@ def procfile_command(kind: str) -> str:
 
 def test_the_procfile_web_process_serves_behind_a_tls_proxy_on_this_machine(transactional_db, tmp_path):
     command = procfile_command("web")
-    assert "waitress-serve" in shlex.split(command)
+    assert "uvicorn" in shlex.split(command)
     port = free_port()
     env = {
         **os.environ,
@@ -197,7 +246,7 @@ def test_up_and_the_procfile_listen_on_this_machine_only_unless_told_otherwise()
     from snakepit.management.commands.up import Command
 
     assert Command().create_parser("manage.py", "up").parse_args([]).host == "127.0.0.1"
-    assert "--listen=${SNAKEPIT_WEB_LISTEN:-127.0.0.1:8000}" in shlex.split(procfile_command("web"))
+    assert "listen=${SNAKEPIT_WEB_LISTEN:-127.0.0.1:8000};" in shlex.split(procfile_command("web"))
 
 
 def test_the_procfile_web_line_passes_the_options_up_passes():
@@ -205,5 +254,5 @@ def test_the_procfile_web_line_passes_the_options_up_passes():
         return {word.split("=", 1)[0] for word in command if word.startswith("--")}
 
     procfile = shlex.split(procfile_command("web"))
-    assert options(procfile) == options(web_command("127.0.0.1", 8000, trusted_proxy="127.0.0.1"))
-    assert procfile[-1] == web_command("127.0.0.1", 8000)[-1] == "snakepit.wsgi:application"
+    assert options(procfile) == options(web_command("127.0.0.1", 8000))
+    assert procfile[-1] == web_command("127.0.0.1", 8000)[-1] == "snakepit.asgi:application"

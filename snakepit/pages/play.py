@@ -132,6 +132,10 @@ def play_context(
         "poll_ms": POLL_MILLISECONDS,
         "live_url": reverse("pages:play-live", args=[match.pk]) + _seat_query(seat),
         "head_url": reverse("pages:play-head", args=[match.pk]) + _seat_query(seat),
+        # The page follows the match's event stream (api/streams.py) from what it was drawn at.
+        "stream_url": reverse("match-stream", args=[match.pk])
+        + f"?after={snapshot.seq}"
+        + (f"&seat={seat}" if seat is not None else ""),
     }
 
 

@@ -1,10 +1,12 @@
 """Run the whole service on this machine: migrations, demo data, web servers, Celery workers and beat.
 
-The web server is waitress (snakepit/processes.py: `web_command`): it buffers each request before a
-fixed pool of threads answers it, so slow clients cannot starve the others, and that pool bounds the
-database connections. It listens on 127.0.0.1 unless told otherwise; put a TLS proxy in front to serve
-other machines (deploy/README.md). With `--web N` (N > 1) the N web processes listen on ports of their
-own and a balancer in this process shares the one port between them (`snakepit.processes.Balancer`).
+The web server is uvicorn (snakepit/processes.py: `web_command`, behind snakepit/serving.py): one
+event loop holds every connection and reads each request's body before at most SNAKEPIT_WEB_THREADS
+requests at once reach Django, so slow or idle clients cannot starve the others (nor event streams),
+and that bound is the bound on database connections. It listens on 127.0.0.1 unless told otherwise;
+put a TLS proxy in front to serve other machines (deploy/README.md). With `--web N` (N > 1) the N
+web processes listen on ports of their own and a balancer in this process shares the one port
+between them (`snakepit.processes.Balancer`).
 
 `up` supervises what it starts: a process that dies is started again (so a killed worker's task is
 redelivered to a fresh one), and Ctrl-C or SIGTERM stops them all. Which process has which pid is
@@ -32,7 +34,14 @@ from snakepit.demo import (
     is_loopback,
     staff_account_ensure,
 )
-from snakepit.processes import Balancer, celery_command, free_port, web_command, web_ready
+from snakepit.processes import (
+    Balancer,
+    celery_command,
+    free_port,
+    web_command,
+    web_environment,
+    web_ready,
+)
 
 # A process that dies this many times within RESTART_WINDOW seconds is not started again: something
 # is wrong that restarting will not mend, and `up` stops everything with the log's name.
@@ -134,6 +143,8 @@ class Command(BaseCommand):
         def supervised(name: str, kind: str, command: list[str]) -> Supervised:
             env = {
                 **os.environ,
+                # `up` trusts no proxy's forwarded headers (an operator's SNAKEPIT_WEB_* are kept).
+                **(web_environment() if kind == "web" else {}),
                 # The pages name the demo login only to this machine (snakepit.demo.demo_login_hint).
                 "SNAKEPIT_SHOW_DEMO_LOGIN": "1" if not no_demo and is_loopback(host) else "0",
                 # Whose connections they are, in PostgreSQL's pg_stat_activity.

@@ -4,6 +4,12 @@
      polls the URL and swaps the element's content when it changed; a fragment that holds an
      element with [data-live-done] (a finished match, say) stops the polling, one with
      [data-live-pause] (a replay stepped back into the past) skips polls until it is gone.
+   <div data-live-src="..." data-live-stream="/api/matches/7/stream/?after=12">...</div>
+     instead of polling, listens to the server's event stream (Server-Sent Events) and fetches the
+     URL once each time the stream says the match moved (a `view` message: "live:moved" is
+     dispatched on the element first) or ended; a browser
+     without EventSource, or a server that cannot stream, polls as above. A dropped stream is
+     reconnected by the browser itself, resuming after the last event it had.
    <a data-live-target="#replay" href="?step=4">  (or a <form data-live-target="#box">)
      fetches the link (or submits the form) and swaps the target's content in place; the browser's
      address follows a link (and a GET form marked data-live-history), so a reload or a shared
@@ -57,6 +63,32 @@
     }
     function schedule() { window.setTimeout(tick, interval); }
     schedule();
+  }
+
+  function follow(element) {
+    var url = element.getAttribute("data-live-stream");
+    if (!url || !window.EventSource) return poll(element);
+    var source = new window.EventSource(url);
+    var busy = false, again = false;
+    function refresh() {
+      if (busy) { again = true; return; }  // one fetch at a time; the last word is fetched after it
+      busy = true;
+      fetchFragment(element.getAttribute("data-live-src"))
+        .then(function (result) { if (result.ok) swap(element, result.text); })
+        .catch(function () { /* the next message fetches again */ })
+        .then(function () { busy = false; if (again) { again = false; refresh(); } });
+    }
+    source.addEventListener("view", function () {
+      // Said before the fetch, so that a page can fetch what depends on it at the same time.
+      element.dispatchEvent(new CustomEvent("live:moved", { bubbles: true }));
+      refresh();
+    });
+    source.addEventListener("end", function () { source.close(); refresh(); });
+    source.addEventListener("error", function () {
+      // Closed for good (refused, or a server that cannot stream): poll instead. A connection that
+      // merely dropped is CONNECTING again, which the browser does by itself.
+      if (source.readyState === window.EventSource.CLOSED) poll(element);
+    });
   }
 
   function targetOf(element) {
@@ -145,7 +177,7 @@
   });
 
   function start(root) {
-    root.querySelectorAll("[data-live-src]").forEach(poll);
+    root.querySelectorAll("[data-live-src]").forEach(follow);
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { start(document); });

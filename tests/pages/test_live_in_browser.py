@@ -1,0 +1,81 @@
+"""Two people in one match, each in their own Chromium, on the real web server (uvicorn, as `up`
+runs it): each page follows the other's moves through the match stream (api/streams.py), not by
+polling, and shows each move within a quarter of a second of its commit.
+
+Without a `chromium` on the PATH this test skips on a laptop and fails under CI=true."""
+
+from __future__ import annotations
+
+import socket
+from types import SimpleNamespace
+
+import pytest
+
+from engines.registry import get_game
+from matches.models import Match, MatchEvent
+from matches.selectors import match_snapshot
+from matches.services import SeatSpec, match_create
+from snakepit.processes import database_url, web_process
+from tests.pages.test_play_in_browser import sign_in
+
+QUARTER_SECOND_MS = 250
+# Records, in the page, when its board first shows a seq past `before` (the page's own clock, which
+# is this machine's, as the event's created_at is).
+WATCH = """before => {
+  window.shownAt = null;
+  const board = document.getElementById('play-live');
+  const seen = () => {
+    const live = board.querySelector('.play-live');
+    if (window.shownAt === null && live && Number(live.dataset.seq) > before) window.shownAt = Date.now();
+  };
+  new MutationObserver(seen).observe(board, {childList: true, subtree: true, attributes: true});
+}"""
+
+
+@pytest.fixture
+def server(transactional_db, tmp_path):
+    """The web server on a free loopback port, on this test's database; its address."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # Polling so slow that only the stream can bring a move within the quarter second.
+    env = {"DATABASE_URL": database_url(), "SNAKEPIT_STREAM_POLL_SECONDS": "30"}
+    with web_process(env, tmp_path / "web.log", port=port):
+        yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
+
+
+def test_two_browsers_see_each_others_moves_within_a_quarter_second(browser, server, users):  # noqa: F811
+    match = match_create(
+        game_key="rattlesnake",
+        seats=[SeatSpec(user=users["alice"]), SeatSpec(user=users["bob"])],
+        entropy="server",
+    )
+    game = get_game("rattlesnake")
+    pages, streams = {}, {}
+    for name in ("alice", "bob"):
+        pages[name] = browser.new_context().new_page()
+        streams[name] = []
+        pages[name].on(
+            "request", lambda request, name=name: "/stream/" in request.url and streams[name].append(request)
+        )
+        sign_in(pages[name], server, name, f"{name}-password")
+        pages[name].goto(f"{server.url}/play/{match.pk}/")
+    latencies = []
+    for _ in range(4):
+        snapshot = match_snapshot(match)
+        if Match.objects.get(pk=match.pk).is_finished:
+            break
+        [seat] = game.decision(snapshot.state).seats
+        mover, watcher = ("alice", "bob") if seat == 0 else ("bob", "alice")
+        pages[mover].wait_for_selector("#play-actions", timeout=15000)
+        pages[watcher].evaluate(WATCH, snapshot.seq)
+        pages[mover].locator("#play-actions form").first.locator("[type=submit]").first.click()
+        pages[watcher].wait_for_function("window.shownAt !== null", timeout=15000)
+        shown_at = pages[watcher].evaluate("window.shownAt")
+        moved = MatchEvent.objects.get(match=match, seq=snapshot.seq + 1)
+        assert moved.actor.username == mover
+        latencies.append(shown_at - moved.created_at.timestamp() * 1000)
+    assert len(latencies) >= 3, latencies
+    assert max(latencies) < QUARTER_SECOND_MS, latencies
+    # Each page opened the stream once (the browser's EventSource), rather than polling.
+    assert all(len(requests) == 1 for requests in streams.values()), streams
