@@ -73,7 +73,8 @@ def exception_handler(exc, context):
     return response
 
 
-# Errors raised before any DRF view runs (snakepit/errors.py): the same body under /api/, a plain page elsewhere.
+# Errors raised before any DRF view runs (snakepit/errors.py): the same body under /api/, a plain page
+# elsewhere.
 _TITLES = {
     400: "Bad request",
     403: "Forbidden",

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 
 from core.errors import NotFound
 from engines.errors import UnknownGame
-from engines.registry import all_games, game_keys, get_game
+from engines.registry import all_games, default_bot, game_keys, get_game
 
 
 class GameKeyField(serializers.ChoiceField):
@@ -42,6 +42,11 @@ class GameSerializer(serializers.Serializer):
     needs_deck = serializers.BooleanField()
     options = GameOptionSerializer(many=True)
     bots = serializers.ListField(child=serializers.CharField())
+    default_bot = serializers.CharField(help_text="The bot seated where a form or command names none.")
+
+
+def described(game) -> dict:
+    return {**game.describe(), "default_bot": default_bot(game.spec.key)}
 
 
 class GameViewSet(viewsets.ViewSet):
@@ -52,12 +57,12 @@ class GameViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=GameSerializer(many=True))
     def list(self, request):
-        return Response([game.describe() for game in all_games()])
+        return Response([described(game) for game in all_games()])
 
     @extend_schema(responses=GameSerializer)
     def retrieve(self, request, pk=None):
         try:
-            return Response(get_game(pk).describe())
+            return Response(described(get_game(pk)))
         except UnknownGame as error:
             raise NotFound(error.detail, code=error.code) from None
 

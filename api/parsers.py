@@ -1,14 +1,21 @@
-"""Request body parsers with bounds: a JSON body nests at most `SNAKEPIT_MAX_JSON_DEPTH` deep and
-carries no NUL character (no database text column takes one). Either is a 400 with a code, never a
-crash deep in the parser or the database."""
+"""Request body parsers with bounds: a JSON body nests at most `SNAKEPIT_MAX_JSON_DEPTH` deep, carries
+no NUL character (no database text column takes one) and no lone surrogate (JSON's `"\\ud800"` escape
+parses to a code point that is not text: echoed in an error's detail, it crashed the JSON renderer,
+and no database stores it). Each is a 400 with a code, never a crash deep in the parser, the renderer
+or the database."""
 
 from __future__ import annotations
 
 import json
+import re
 
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+
+# A surrogate code point alone: valid in a Python str, never in UTF-8 text.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class BadBody(exceptions.ParseError):
@@ -25,6 +32,11 @@ def check_bounds(value, *, max_depth: int) -> None:
         if isinstance(item, str):
             if "\x00" in item:
                 raise BadBody("the body carries a NUL character", "request/nul_character")
+            if LONE_SURROGATE.search(item):
+                raise BadBody(
+                    "the body carries a lone surrogate (\\ud800 to \\udfff), which is not text",
+                    "request/invalid_text",
+                )
         elif isinstance(item, (dict, list)):
             if depth > max_depth:
                 raise BadBody(f"the body nests deeper than {max_depth} levels", "request/too_deep")

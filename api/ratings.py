@@ -1,4 +1,4 @@
-"""Ladders, leaderboards and rating histories: thin views over ratings.services and ratings.selectors."""
+"""Ladders, leaderboards and rating histories: thin views over the ratings services and selectors."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from core.errors import ApplicationError, Forbidden, NotFound
 from matches import selectors as match_selectors
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
+from ratings.rounds import ladder_round_create
+from ratings.seasons import ladder_season_close
 
 
 class BoundedDateTimeField(serializers.DateTimeField):
@@ -523,7 +525,7 @@ class LadderViewSet(viewsets.GenericViewSet):
         """Organiser or staff: archive the season's leaderboard and start the next (docs/ratings.md,
         "Seasons": mu kept, sigma inflated, unless the ladder carries ratings over)."""
         ladder = services.ladder_get(slug=slug)
-        archived = services.ladder_season_close(ladder_id=ladder.pk, by=request.user)
+        archived = ladder_season_close(ladder_id=ladder.pk, by=request.user)
         return Response(SeasonSerializer(archived).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["GET"], request=None, responses={200: LadderRoundRowSerializer(many=True)})
@@ -538,7 +540,7 @@ class LadderViewSet(viewsets.GenericViewSet):
             return self.get_paginated_response(LadderRoundRowSerializer(page, many=True).data)
         if not _may_manage(request.user, ladder):
             raise Forbidden("only the ladder's organiser starts rounds", code="ladder/not_organiser")
-        result = services.ladder_round_create(ladder_id=ladder.pk)
+        result = ladder_round_create(ladder_id=ladder.pk)
         return Response(
             {
                 "round": result.round.number if result.round else None,

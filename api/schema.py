@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from engines.registry import game_keys
+
 ERROR_SCHEMA = {
     "type": "object",
     "description": "Every 4xx body: a stable, namespaced `code` to switch on and a `detail` for people.",
@@ -53,6 +55,7 @@ _COMMON_CODES = {
         "request/malformed",
         "request/too_deep",
         "request/nul_character",
+        "request/invalid_text",
         "request/out_of_range",
         "request/invalid_query",
     ],
@@ -257,7 +260,9 @@ _AREA_CODES = {
         409: ["deck/frozen", "ban_list/version_taken"],
         422: ["deck/illegal", "deck/no_cards"],
     },
-    "ragnguns": {
+    # A game's own catalogue (cards, formats, prebuilt decks, deck checks), served under /api/<game>/
+    # and so tagged with the game's key.
+    "catalogues": {
         400: [
             "deck/no_cards",
             "deck/malformed",
@@ -270,6 +275,14 @@ _AREA_CODES = {
     },
 }
 _AREA_OF_TAG = {"ladder-entries": "ladders", "tournament-formats": "tournaments"}
+
+
+def _area(tag: str) -> str:
+    if tag in _AREA_OF_TAG:
+        return _AREA_OF_TAG[tag]
+    return "catalogues" if tag in game_keys() else tag
+
+
 _UNSAFE = {"post", "put", "patch", "delete"}
 _METHODS = {"get", "post", "put", "patch", "delete"}
 
@@ -299,7 +312,7 @@ def error_statuses(method: str, operation: dict) -> list[int]:
 def _codes(status: int, tags: list[str]) -> list[str]:
     codes = list(_COMMON_CODES.get(status, []))
     for tag in tags:
-        codes += _AREA_CODES.get(_AREA_OF_TAG.get(tag, tag), {}).get(status, [])
+        codes += _AREA_CODES.get(_area(tag), {}).get(status, [])
     return list(dict.fromkeys(codes))
 
 

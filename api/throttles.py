@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.views import LoginView
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.errors import error_response
@@ -61,6 +62,9 @@ class ActionThrottle(ScopeThrottle):
 
 class ThrottledObtainAuthToken(ObtainAuthToken):
     throttle_classes = [SignInThrottle]
+    # DRF's view names its own stock parsers: without this a 1,000-deep JSON body was a RecursionError
+    # (a 500) here while every other endpoint answered it with 400 request/too_deep.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
 
 class ThrottledLoginView(LoginView):

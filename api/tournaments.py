@@ -107,7 +107,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     rounds_start = serializers.ChoiceField(
         choices=Tournament.RoundsStart.choices,
         default=Tournament.RoundsStart.AT_ONCE,
-        help_text='Snakepit play: "on_organiser" holds each paired round until the organiser starts it, so it can be re-paired.',
+        help_text='Snakepit play: "on_organiser" holds each paired round until the organiser starts it, '
+        "so it can be re-paired.",
     )
 
 
@@ -197,7 +198,8 @@ class RoundTimeSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(
         required=False,
         allow_null=True,
-        help_text='A held round (rounds_start "on_organiser") starts by itself at this time unless the organiser starts it first.',
+        help_text='A held round (rounds_start "on_organiser") starts by itself at this time '
+        "unless the organiser starts it first.",
     )
 
 

@@ -1,17 +1,17 @@
-"""The API's URLs: each module of `api` (one per app) lists its routes; the paths are the public
-contract and never change under a client."""
+"""The API's URLs: each module of `api` (one per app; decks has two, `catalogue` and `decks`) lists
+its routes; the paths are the public contract and never change under a client."""
 
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import bots, challenges, decks, games, matches, ratings, tournaments
+from api import bots, catalogue, challenges, decks, games, matches, ratings, tournaments
 from api.streams import match_stream
 from api.throttles import ThrottledLoginView, ThrottledObtainAuthToken
 
 router = DefaultRouter()
-for module in (games, matches, challenges, decks, ratings, tournaments, bots):
+for module in (games, matches, challenges, catalogue, decks, ratings, tournaments, bots):
     for prefix, viewset, basename in module.routes:
         router.register(prefix, viewset, basename=basename)
 

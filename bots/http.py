@@ -70,7 +70,8 @@ class HttpBot:
             try:
                 connection = outbound_open(self.url, timeout=left, allow_private=allow_private)
             except OutboundRefused as refusal:
-                # A host that does not resolve is the bot's server failing; a private one, our sandbox refusing.
+                # A host that does not resolve is the bot's server failing; a private one, our sandbox
+                # refusing.
                 reason = "sandbox" if refusal.code == "outbound/not_public" else "crash"
                 raise BotFault(reason, f"the bot's URL is refused: {refusal.detail}") from None
             sock = connection.sock

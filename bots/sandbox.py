@@ -71,7 +71,10 @@ def _fence(event, args, _exit=os._exit, _write=os.write, _inet=(2, 10)):  # Linu
         if getattr(args[0], "family", None) not in _inet:
             return
         target = args[1]
-    elif event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex", "socket.gethostbyaddr", "socket.getnameinfo"):
+    elif event in (
+        "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyname_ex",
+        "socket.gethostbyaddr", "socket.getnameinfo",
+    ):
         target = args[0]
     else:
         return
@@ -84,7 +87,9 @@ with open(3, "rb", closefd=True) as bot_file:
     code = compile(bot_file.read(), entry, "exec")
 sys.argv = [entry]
 sys.path.insert(0, os.getcwd())
-namespace = {{"__name__": "__main__", "__file__": os.path.join(os.getcwd(), entry), "__builtins__": __builtins__}}
+namespace = {{
+    "__name__": "__main__", "__file__": os.path.join(os.getcwd(), entry), "__builtins__": __builtins__,
+}}
 del entry, bot_file
 try:
     exec(code, namespace)
@@ -97,6 +102,9 @@ except BaseException as error:  # the bot's traceback, without this launcher's f
     os._exit(1)
 """
 
+# Kills every process of the bot's user, a few sweeps over (see Sandbox.close).
+_SWEEP = "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done"
+
 # Run inside the new namespaces, as the namespace's root, before the bot: open the bot's file (by the
 # working directory, which the mounts below cover), hide the host's sockets and shared scratch space
 # (/run holds the database's and other services' Unix sockets, which no network namespace stops)
@@ -106,11 +114,15 @@ except BaseException as error:  # the bot's traceback, without this launcher's f
 _FENCE = (
     'exec 3<"$3" 4<. || exit 97; '
     "for dir in /run /var/run /tmp /var/tmp /dev/shm; do "
-    '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; fi; '
+    '  if [ -d "$dir" ] && [ ! -L "$dir" ]; then '
+    '    mount -t tmpfs -o size=1m,mode=700 bot "$dir" || exit 97; '
+    "  fi; "
     "done; "
     # When a mount covered the bot's own directory, it is bound again at the same path, so the bot's
     # working directory keeps a path that resolves (Python's imports resolve it).
-    'if ! cd "$PWD" 2>/dev/null; then mkdir -p "$PWD" && mount --no-canonicalize --bind /proc/self/fd/4 "$PWD" && cd "$PWD" || exit 97; fi; '
+    'if ! cd "$PWD" 2>/dev/null; then '
+    '  mkdir -p "$PWD" && mount --no-canonicalize --bind /proc/self/fd/4 "$PWD" && cd "$PWD" || exit 97; '
+    "fi; "
     "exec 4<&-; "
     'exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$1" -I -S -u -c "$2" "$3"'
 )
@@ -188,7 +200,8 @@ def sandbox_check() -> None:
     to run without the fence."""
     if not namespaces_available() and not getattr(settings, "SNAKEPIT_BOTS_ALLOW_UNSANDBOXED", False):
         raise SandboxUnavailable(
-            "this server cannot create user, network and mount namespaces (unshare -Urnm), so it does not run "
+            "this server cannot create user, network and mount namespaces (unshare -Urnm), "
+            "so it does not run "
             "uploaded bots; SNAKEPIT_BOTS_ALLOW_UNSANDBOXED allows them without (development only)"
         )
 
@@ -396,8 +409,9 @@ class SandboxedBot:
                 # fork bomb may fork between two sweeps (and the dead linger as zombies until reaped).
                 try:
                     subprocess.run(
-                        ["sh", "-c", "for sweep in 1 2 3 4 5 6 7 8 9 10; do kill -KILL -1 2>/dev/null || exit 0; done"],
-                        **_identity(self.uid), capture_output=True, timeout=10, check=False, env=_environment(Path("/")),
+                        ["sh", "-c", _SWEEP],
+                        **_identity(self.uid), capture_output=True, timeout=10, check=False,
+                        env=_environment(Path("/")),
                     )  # fmt: skip
                 except (OSError, subprocess.SubprocessError):
                     pass  # (bounded at 10 s) the directory is removed below all the same

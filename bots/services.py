@@ -58,8 +58,9 @@ def bot_version_upload(
     deck_number: int | None = None,
 ) -> BotVersion:
     """Store `source` (one Python file), `archive` (a zip with main.py: bots.archives) or `url` (an
-    HTTP bot) as the next version of `owner`'s bot `name`, creating the bot on its first upload; the caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not Python, more
-    versions today than allowed, or a server that cannot fence bots in.
+    HTTP bot) as the next version of `owner`'s bot `name`, creating the bot on its first upload; the
+    caller queues its validation (`bots.tasks.bot_version_validate`). Refused: a file too large, not
+    Python, more versions today than allowed, or a server that cannot fence bots in.
 
     A game played with decks takes `deck`, the share id of one of `owner`'s saved decks (version
     `deck_number`, else its current one), which must be legal in the format the validation match

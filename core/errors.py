@@ -1,5 +1,6 @@
-"""The one error family of the service layer, below every app (engines keep their own, in
-`engines.errors`, and services translate them).
+"""The one error family of the service layer, below every app. It shares the `{code, detail}` shape
+of `coded_errors.CodedError` with the engines' and the formats library's errors, which services
+translate into these (choosing the status a pure library cannot know).
 
 Services raise an `ApplicationError` subclass with a stable, namespaced code; the API's exception
 handler renders it as HTTP `status` with the body `{"code": ..., "detail": ...}` plus any `extra`
@@ -10,22 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from coded_errors import CodedError
 
-class ApplicationError(Exception):
+
+class ApplicationError(CodedError):
     status = 400
     code = "request/invalid"
 
     def __init__(self, detail: str, *, code: str | None = None, status: int | None = None, **extra: Any):
-        super().__init__(detail)
-        self.detail = detail
-        if code is not None:
-            self.code = code
+        super().__init__(detail, code=code)
         if status is not None:
             self.status = status
         self.extra = extra
 
     def as_body(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail, **self.extra}
+        return {**super().as_body(), **self.extra}
 
 
 class NotFound(ApplicationError):

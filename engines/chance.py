@@ -116,3 +116,107 @@ def draw(seed: bytes, seq: int, request: ChanceRequest) -> dict[str, Any]:
             perm[i], perm[j] = perm[j], perm[i]
         return {"permutation": perm}
     return {"index": _uniform(words, request.size)}
+
+
+_BLOCK = 64  # SHA-256's block size: the HMAC key is padded (or first hashed) to it (RFC 2104)
+_INNER = bytes(byte ^ 0x36 for byte in range(256))
+_OUTER = bytes(byte ^ 0x5C for byte in range(256))
+
+
+def hmac_sha256_states(key: bytes) -> tuple[Any, Any]:
+    """The SHA-256 states after HMAC-SHA256's two padded-key blocks for `key` (RFC 2104): copy the
+    first, add the message, then copy the second and add the first's digest, and its digest is
+    `hmac.digest(key, message, "sha256")`, without redoing the key schedule for every message."""
+    key = key if len(key) <= _BLOCK else hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_INNER)), hashlib.sha256(key.translate(_OUTER))
+
+
+class Draws:
+    """`draw` for one match's seed, with the HMAC key schedule done once per match: what the service's
+    engine loop (`engines.playout.play_forward`) draws with.
+
+    HMAC-SHA256(seed, msg) is SHA-256(seed ^ opad || SHA-256(seed ^ ipad || msg)) (RFC 2104); the two
+    padded-key prefixes do not depend on the message, so their hash states are computed here once and
+    copied per draw (a one-shot `hmac.digest` redoes them for every event). Dice and choices whose
+    words pass the rejection test, that is every draw but about one in 2**61, are read straight from
+    the first block, and a shuffle of up to `_SHUFFLE_MAX` cards from as many blocks as its swaps need;
+    anything else (more than four dice, a rejected word) is left to `draw` itself, so the outcome is
+    always exactly `draw(seed, seq, request)`: `tests/engines/test_chance_draws.py` compares them.
+    """
+
+    __slots__ = ("inner", "outer", "seed")
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self.inner, self.outer = hmac_sha256_states(seed)
+
+    def __call__(self, seq: int, request: ChanceRequest) -> dict[str, Any]:
+        plan = _PLANS.get(id(request))
+        if plan is None or plan[0] is not request:
+            plan = _plan(request)
+        _, name, words, modulus, limit, offset = plan
+        if words is not None:
+            # HMAC-SHA256(seed, f"snakepit/v1/{seq}/0"), the first block of the draw
+            inner = self.inner.copy()
+            inner.update(b"snakepit/v1/%d/0" % seq)
+            outer = self.outer.copy()
+            outer.update(inner.digest())
+            drawn = words(outer.digest())
+            if len(drawn) == 1:
+                word = drawn[0]
+                if word < limit:
+                    return {name: [word % modulus + 1] if offset else word % modulus}
+            elif max(drawn) < limit:
+                return {name: [word % modulus + 1 for word in drawn]}
+        elif name == "permutation":
+            # Fisher-Yates from the top, one word per swap (`modulus` is the size, `limit` the
+            # rejection limits of the swaps in order, `offset` the blocks they take).
+            digests = b""
+            for block in range(offset):
+                inner = self.inner.copy()
+                inner.update(b"snakepit/v1/%d/%d" % (seq, block))
+                outer = self.outer.copy()
+                outer.update(inner.digest())
+                digests += outer.digest()
+            perm = list(range(modulus))
+            top = modulus - 1
+            for word, below in zip(_FOUR_WORDS.unpack(digests) if offset == 1 else _words_of(digests), limit):
+                if word >= below:
+                    return draw(self.seed, seq, request)
+                other = word % (top + 1)
+                perm[top], perm[other] = perm[other], perm[top]
+                top -= 1
+            return {name: perm}
+        return draw(self.seed, seq, request)
+
+
+# How to read a request from the first block: (request, payload key, unpack of the words it needs or
+# None to leave it to `draw`, n, the rejection limit for n, dice (+1) or a choice). Kept by id with the
+# request itself, so an id is never reused while its entry is here; engines share a few requests.
+_PLANS: dict[int, tuple[Any, ...]] = {}
+
+
+def _plan(request: ChanceRequest) -> tuple[Any, ...]:
+    if request.kind == "dice" and 1 <= request.count <= 4:
+        words = struct.Struct(f">{request.count}Q").unpack_from
+        plan = (request, "dice", words, request.sides, _WORD - _WORD % request.sides, 1)
+    elif request.kind == "choice" and request.size >= 1:
+        plan = (request, "index", _ONE_WORD, request.size, _WORD - _WORD % request.size, 0)
+    elif request.kind == "shuffle" and 1 <= request.size <= _SHUFFLE_MAX:
+        limits = tuple(_WORD - _WORD % (top + 1) for top in range(request.size - 1, 0, -1))
+        plan = (request, "permutation", None, request.size, limits, -(-len(limits) // 4))
+    else:
+        plan = (request, None, None, 0, 0, 0)
+    if len(_PLANS) >= 1024:
+        _PLANS.clear()
+    _PLANS[id(request)] = plan
+    return plan
+
+
+_ONE_WORD = struct.Struct(">Q").unpack_from
+_SHUFFLE_MAX = 129  # a shuffle of up to 128 swaps (32 blocks) is drawn here; a longer one by `draw`
+
+
+def _words_of(digests: bytes) -> tuple[int, ...]:
+    return struct.unpack(f">{len(digests) // 8}Q", digests)

@@ -2,25 +2,19 @@
 
 An engine never crashes on a bad action: it raises `IllegalAction` carrying a machine-readable code
 (`turn/not_your_turn`, `action/unknown`, `bet/stake_too_high`, ...) that the service turns into an
-HTTP 4xx body `{"code", "detail"}`. Codes are part of the public API: never rename one.
+HTTP 4xx body `{"code", "detail"}`. The code/detail shape is `coded_errors.CodedError`'s, shared with
+the formats library and the services. Codes are part of the public API: never rename one.
 """
 
 from __future__ import annotations
 
+from coded_errors import CodedError
 
-class EngineError(Exception):
+
+class EngineError(CodedError):
     """Base for every error an engine raises on purpose."""
 
     code = "engine/error"
-
-    def __init__(self, detail: str, *, code: str | None = None):
-        super().__init__(detail)
-        self.detail = detail
-        if code is not None:
-            self.code = code
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.detail!r})"
 
 
 class IllegalAction(EngineError):

@@ -159,7 +159,8 @@ def _apply_rows(live: LiveMatch, rows: list[MatchEvent]) -> None:
         failure = live_apply_row(live, row)
         if failure is not None:
             raise ApplicationError(
-                f"match {live.match.pk} does not replay: event {row.seq} fails with {failure.code}: {failure.detail}",
+                f"match {live.match.pk} does not replay: event {row.seq} fails with "
+                f"{failure.code}: {failure.detail}",
                 code="match/corrupt_log",
                 status=500,
             )

@@ -224,7 +224,7 @@ def match_submit_action(
     the next sequence number first, the unique index refuses this one and the request is judged
     once more against the log as it then is (a conflict, or the first result of a retried key).
     """
-    for attempt in range(2):
+    for _attempt in range(2):
         try:
             with transaction.atomic():
                 return _submit(match_id, user, action, expected_seq, seat, idempotency_key)
@@ -316,7 +316,7 @@ def _acting_seat(live: LiveMatch, user, requested: int | None) -> int:
 def match_forfeit(*, match_id: int, seat: int, reason: str, user=None) -> AppendResult:
     """Record that `seat` gives up (a resignation, or a bot that broke the rules or a deadline), at
     whatever the head of the log is when it is written."""
-    for attempt in range(3):
+    for _attempt in range(3):
         try:
             with transaction.atomic():
                 return _forfeit(match_id, seat, reason, user)
@@ -374,7 +374,7 @@ def match_void(*, match_id: int, by, reason: str) -> MatchEvent:
         raise Rejected("say why the match is voided", code="match/void_reason_required")
     if len(reason) > 200:
         raise Rejected("a reason is at most 200 characters", code="match/void_reason_too_long")
-    for attempt in range(3):
+    for _attempt in range(3):
         try:
             with transaction.atomic():
                 match = match_get(match_id=match_id)
@@ -411,7 +411,7 @@ def match_entropy_submit(
         if commitment is not None
         else {"step": "reveal", "value": value}
     )
-    for attempt in range(2):
+    for _attempt in range(2):
         try:
             with transaction.atomic():
                 return _entropy_submit(match_id, user, payload, seat)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import random
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -27,10 +26,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from core.errors import ApplicationError, Conflict
-from engines.chance import draw
 from engines.entropy import part_commitment
-from engines.errors import IllegalAction
-from engines.protocol import Event, Turn
+from engines.playout import play_forward, service_bot_rngs
+from engines.protocol import Event
 from matches.feed import match_feed_publish
 from matches.live import LiveMatch, live_checkin, live_checkout, live_forget, live_return_unchanged
 from matches.models import Match, MatchEvent
@@ -165,17 +163,9 @@ def event_row(
     )
 
 
-def _bot_rng(match: Match, seq: int) -> random.Random:
-    # Bots are seeded from the match seed too, so a bot match is reproducible end to end (and two
-    # copies of one task write the same events); their choices are logged as ordinary actions, so
-    # replay never needs this.
-    digest = hmac.digest(bytes(match.seed), f"snakepit/bot/{seq}".encode(), hashlib.sha256)
-    return random.Random(int.from_bytes(digest, "big"))
-
-
 def bot_entropy_value(match: Match, seat: int) -> str:
-    """A built-in bot's entropy part: from the match seed, like its moves (`_bot_rng`), so a bot match
-    is reproducible end to end; the log keeps it, so verifying never needs this."""
+    """A built-in bot's entropy part: from the match seed, like its moves (`engines.playout.bot_rng`),
+    so a bot match is reproducible end to end; the log keeps it, so verifying never needs this."""
     return hmac.digest(bytes(match.seed), f"snakepit/bot-entropy/{seat}".encode(), hashlib.sha256).hex()
 
 
@@ -212,58 +202,36 @@ def chance_and_bots_play(live: LiveMatch, *, limit: int | None = None) -> list[N
     """Advance the live state by chance outcomes and bot actions until a person must decide or the
     match is over, and return the rows to insert (not yet written). In a match that takes entropy
     from its seats, the bots add theirs at once, and chance waits until every seat's part is in.
+    The engine loop itself is `engines.playout.play_forward`, the one the benchmark times.
 
     Without a `limit`, running past SNAKEPIT_MAX_AUTO_EVENTS means an engine never hands the turn
     back, and is an error; with one, it is the caller's chunk size and the caller loops.
     """
-    game, state, match = live.game, live.state, live.match
-    bots = game.bots()
+    game, match = live.game, live.match
     pending: list[NewEvent] = _bots_contribute(live)
-    key = None
-    for _ in range(limit or settings.SNAKEPIT_MAX_AUTO_EVENTS):
-        decision = game.decision(state)
-        if decision.kind == "over":
-            break
-        seq = live.seq + 1
-        if decision.kind == "chance":
-            if live.contributions is not None and live.contributions.phase != "done":
-                break  # waiting for people's commits or reveals, or for their deadline
-            key = key or live.chance_key()
-            event = Event.chance_outcome(draw(key, seq, game.chance_request(state)))
-            game.apply(state, event)
-        else:
-            acting = sorted(seat for seat in decision.seats if live.seat_bots[seat])
-            if not acting:
-                break
-            seat = acting[0]
-            event = _bot_move(live, seat, bots[live.seat_bots[seat]], seq)
-        live.seq = seq
-        pending.append(event_row(match, seq, event))
-    else:
-        if not limit:
-            raise ApplicationError(
-                f"match {match.pk}: chance and bots made {settings.SNAKEPIT_MAX_AUTO_EVENTS} moves in a row",
-                code="match/runaway",
-                status=500,
-            )
+    contributions = live.contributions
+    chance_waits = contributions is not None and contributions.phase != "done"
+    bots = game.bots()
+    most = limit or settings.SNAKEPIT_MAX_AUTO_EVENTS
+    events = play_forward(
+        game,
+        live.state,
+        bots=[bots[name] if name else None for name in live.seat_bots],
+        after=live.seq,
+        chance_key=None if chance_waits else live.chance_key(),
+        rng_for=service_bot_rngs(bytes(match.seed)),
+        limit=most,
+    )
+    for event in events:
+        live.seq += 1
+        pending.append(event_row(match, live.seq, event))
+    if len(events) == most and not limit:
+        raise ApplicationError(
+            f"match {match.pk}: chance and bots made {most} moves in a row",
+            code="match/runaway",
+            status=500,
+        )
     return pending
-
-
-def _bot_move(live: LiveMatch, seat: int, bot, seq: int) -> Event:
-    """Apply the bot's action to the live state and return it, or its forfeit when the bot crashes or
-    acts illegally (a refused action leaves the state as it was, so the forfeit applies to that)."""
-    game, state = live.game, live.state
-    try:
-        event = Event.action(seat, bot.act(Turn(game, state, seat), _bot_rng(live.match, seq)))
-        game.apply(state, event)
-        return event
-    except IllegalAction as error:
-        reason = f"bot {bot.name} sent an illegal action ({error.code})"
-    except Exception as error:  # a crashing bot loses the match; it does not take the service down
-        reason = f"bot {bot.name} crashed: {type(error).__name__}"
-    forfeit = Event.forfeit(seat, reason)
-    game.apply(state, forfeit)
-    return forfeit
 
 
 def projection_update(live: LiveMatch) -> None:
@@ -307,7 +275,7 @@ def match_entropy_lapse(*, match_id: int, now=None) -> list[NewEvent]:
     parts default as `engines.entropy.lapse_part` says) and let chance play on. Before the deadline,
     or when nothing is awaited, writes nothing."""
     now = now or timezone.now()
-    for attempt in range(2):
+    for _attempt in range(2):
         try:
             with transaction.atomic():
                 match = match_get(match_id=match_id)

@@ -1,1 +1,2 @@
-"""Ladders: entries, openskill ratings applied exactly once per finished match, matchmaking and scheduled rounds."""
+"""Ladders: entries, openskill ratings applied exactly once per finished match, matchmaking and
+scheduled rounds."""

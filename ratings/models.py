@@ -56,7 +56,8 @@ class Ladder(models.Model):
         null=True,
         blank=True,
         default=30,
-        help_text="Entries that have not played this long leave the leaderboard until they play again (empty: never).",
+        help_text="Entries that have not played this long leave the leaderboard "
+        "until they play again (empty: never).",
     )
     no_show_limit = models.PositiveSmallIntegerField(
         default=2,
@@ -124,7 +125,8 @@ class LadderEntry(models.Model):
     games = models.PositiveIntegerField(default=0, help_text="Rated games this season.")
     season = models.PositiveIntegerField(
         default=1,
-        help_text="The season its rating belongs to (behind the ladder's while a match of the last season runs).",
+        help_text="The season its rating belongs to "
+        "(behind the ladder's while a match of the last season runs).",
     )
     last_played_at = models.DateTimeField(
         null=True, blank=True, help_text="When its last rated match finished."

@@ -1,9 +1,9 @@
 """Recompute a ladder's ratings after match outcomes were corrected (`manage.py reverify --apply`).
 
 The ratings are rated again from the same matches, in the same order (RatedMatch ids) and seasons as
-`ratings.selectors.ratings_rebuild` replays them (one `LadderReplay`), with each match's outcome as it now stands; every
-rating change and entry is brought in line, and what moved is returned. Nothing else is touched: no
-match is rated or unrated here.
+`ratings.selectors.ratings_rebuild` replays them (one `LadderReplay`), with each match's outcome as
+it now stands; every rating change and entry is brought in line, and what moved is returned.
+Nothing else is touched: no match is rated or unrated here.
 """
 
 from __future__ import annotations

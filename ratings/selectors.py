@@ -93,6 +93,17 @@ def ladder_matches(*, ladder: Ladder) -> QuerySet[LadderMatch]:
     return LadderMatch.objects.filter(round__ladder=ladder).select_related("match", "round").order_by("-pk")
 
 
+def entries_in_running_matches(*, ladder: Ladder) -> set[int]:
+    """The entries seated in one of the ladder's running matches: they sit a round out, and keep the
+    season their match started in until it is rated."""
+    busy = set()
+    for ids in LadderMatch.objects.filter(
+        round__ladder=ladder, match__status=Match.Status.RUNNING
+    ).values_list("entries", flat=True):
+        busy.update(ids)
+    return busy
+
+
 def ladder_matches_to_rate(*, ladder_id: int) -> QuerySet[LadderMatch]:
     """The ladder's finished matches still to rate, in the order they finished (ties: match id).
     Read through the partial index on unrated ladder matches."""
@@ -235,7 +246,8 @@ def _rebuild_ladder(ladder: Ladder, report: RebuildReport) -> None:
             or entry.games != games
         ):
             report.disagreements.append(
-                f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, sigma {entry.sigma:.6f}, "
+                f"{ladder.slug}: entry {entry.pk} ({entry.label}) is mu {entry.mu:.6f}, "
+                f"sigma {entry.sigma:.6f}, "
                 f"{entry.games} games; the rebuild gives {expected.mu:.6f}, {expected.sigma:.6f}, {games}"
             )
     report.unrated_matches.extend(

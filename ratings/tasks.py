@@ -1,14 +1,14 @@
-"""Celery tasks for ladders: thin interfaces over ratings.services. All are safe to run twice."""
+"""Celery tasks for ladders: thin interfaces over the ratings services. All are safe to run twice."""
 
 from celery import shared_task
 
-from ratings import selectors, services
+from ratings import deadlines, rate, rounds, seasons, selectors
 
 
 @shared_task(acks_late=True)
 def ladder_play_round(ladder_id: int) -> int:
     """Beat calls this for each active ladder: pair free entries and start their matches."""
-    return len(services.ladder_round_create(ladder_id=ladder_id).matches)
+    return len(rounds.ladder_round_create(ladder_id=ladder_id).matches)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)
@@ -16,14 +16,14 @@ def ladder_ratings_apply(ladder_id: int) -> int:
     """Rate the ladder's finished matches in batches, in finish order (queued by the match_finished
     receiver, once per burst of finishes, and by the sweep). A duplicate or a retry rates only what
     is still unrated."""
-    return services.ladder_ratings_apply(ladder_id=ladder_id)
+    return rate.ladder_ratings_apply(ladder_id=ladder_id)
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=5, max_retries=10)
 def match_rate(match_id: int) -> bool:
     """Rate a finished ladder match (with its ladder's other matches still to rate). The receiver
     queued this once per match before ratings were batched; it stays for messages still queued."""
-    return services.ladder_match_rate(match_id=match_id) is not None
+    return rate.ladder_match_rate(match_id=match_id) is not None
 
 
 @shared_task(acks_late=True)
@@ -41,7 +41,7 @@ def ladders_rate_missing() -> list[int]:
 def ladders_enforce_deadlines() -> int:
     """Beat runs this every minute: forfeit the people past a deadline, sweep for ratings a lost run
     left undone, and close the seasons whose end has passed (one sweep for the ladders' liveness)."""
-    forfeited = len(services.ladder_deadlines_enforce())
+    forfeited = len(deadlines.ladder_deadlines_enforce())
     ladders_rate_missing()
-    services.ladders_seasons_close_due()
+    seasons.ladders_seasons_close_due()
     return forfeited

@@ -19,12 +19,14 @@ from rest_framework.authtoken.models import Token
 from decks.models import Deck
 from decks.selectors import prebuilt_list
 from decks.services import deck_create
-from engines.registry import all_games
+from engines.registry import all_games, bot_names, default_bot
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 from matches.store import match_advance
 from ratings.models import Ladder
-from ratings.services import ladder_create, ladder_join, ladder_ratings_apply, ladder_round_create
+from ratings.rate import ladder_ratings_apply
+from ratings.rounds import ladder_round_create
+from ratings.services import ladder_create, ladder_join
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 
@@ -38,12 +40,14 @@ DEMO_PASSWORD = "snakepit-demo"
 
 SWISS_SLUG = "demo-swiss-open"
 DOUBLE_SLUG = "demo-double-elimination"
+# The tournaments, the ladder and the pending match are of one game, its bots as the registry lists them.
+DEMO_GAME = "rat-snake"
 LADDER_SLUG = "demo-rat-snake-bots"
 LADDER_ROUNDS = 6  # rounds played now, so the charts have a history from the first page view
 LADDER_ROUND_SECONDS = 60  # then the workers' beat pairs a round a minute
 ROUNDS_AT_MOST = 40  # a tournament drive stops here whatever happens (it needs 3 to 6)
 # Short matches: a demo is for looking at, and `up` waits for it.
-QUICK_OPTIONS = {"rat-snake": {"passes": 1}}
+QUICK_OPTIONS = {DEMO_GAME: {"passes": 1}}
 
 Progress = Callable[[str], None]
 
@@ -108,9 +112,9 @@ def demo_world_build(*, organiser, progress: Progress) -> None:
     every_game_matches(organiser)
     progress("demo: a pending match for the demo account")
     match_create(
-        game_key="rat-snake",
-        seats=[SeatSpec(user=organiser), SeatSpec(bot="heuristic")],
-        options=QUICK_OPTIONS["rat-snake"],
+        game_key=DEMO_GAME,
+        seats=[SeatSpec(user=organiser), SeatSpec(bot=default_bot(DEMO_GAME))],
+        options=QUICK_OPTIONS[DEMO_GAME],
         created_by=organiser,
     )
     progress("demo: a finished Swiss tournament")
@@ -188,14 +192,14 @@ def swiss_build(organiser) -> None:
         organiser=organiser,
         name="Demo Swiss Open",
         slug=slug,
-        game_key="rat-snake",
+        game_key=DEMO_GAME,
         format="swiss",
-        options=QUICK_OPTIONS["rat-snake"],
+        options=QUICK_OPTIONS[DEMO_GAME],
         config={"rounds": 3},
         seeding="manual",
     )
     tournament_services.tournament_open(slug=slug, user=organiser)
-    _bot_entries(slug, organiser, ["heuristic", "random"] * 4)
+    _bot_entries(slug, organiser, (bot_names(DEMO_GAME) * 8)[:8])
     tournament_services.tournament_start(slug=slug, user=organiser)
     tournament_bots_play(Tournament.objects.get(slug=slug), organiser)
 
@@ -208,30 +212,31 @@ def double_elimination_build(organiser) -> None:
         organiser=organiser,
         name="Demo Double Elimination",
         slug=slug,
-        game_key="rat-snake",
+        game_key=DEMO_GAME,
         format="double_elimination",
-        options=QUICK_OPTIONS["rat-snake"],
+        options=QUICK_OPTIONS[DEMO_GAME],
         seeding="manual",
     )
     tournament_services.tournament_open(slug=slug, user=organiser)
     tournament_services.tournament_register(slug=slug, user=organiser, seed=1)
-    _bot_entries(slug, organiser, ["heuristic", "random", "heuristic", "random", "heuristic"])
+    _bot_entries(slug, organiser, (bot_names(DEMO_GAME) * 5)[:5])
     tournament_services.tournament_start(slug=slug, user=organiser)
     tournament_bots_play(Tournament.objects.get(slug=slug), organiser)
 
 
 def ladder_build(organiser, rng: random.Random) -> None:
     ladder = ladder_create(
-        game_key="rat-snake",
+        game_key=DEMO_GAME,
         name="Demo Rat-Snake bots",
         slug=LADDER_SLUG,
-        options=QUICK_OPTIONS["rat-snake"],
+        options=QUICK_OPTIONS[DEMO_GAME],
         seats_per_match=2,
         entry_policy=Ladder.Entry.BOTS,
         round_interval_seconds=LADDER_ROUND_SECONDS,
         created_by=organiser,
     )
-    for bot in ("heuristic", "random") * 3:  # a bot may enter more than once, each entry rated apart
+    # a bot may enter more than once, each entry rated apart
+    for bot in (bot_names(DEMO_GAME) * 6)[:6]:
         ladder_join(ladder=ladder, bot=bot)
     for _ in range(LADDER_ROUNDS):
         result = ladder_round_create(ladder_id=ladder.pk, rng=rng, bots_play="caller")

@@ -21,7 +21,14 @@ def env_flag(name: str, default: bool = False) -> bool:
     return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
 
 
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Every file the service writes (the SQLite database and its WAL, the filesystem broker, the ops
+# cache, logs, the secret) is its owner's alone, whatever umask the shell had: an uploaded bot runs as
+# another user and read the whole database through a 0644 file (#32). var/ itself is closed too, so
+# files an older version left readable cannot be reached either.
+os.umask(0o077)
+VAR_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+if VAR_DIR.stat().st_uid == os.geteuid():
+    VAR_DIR.chmod(0o700)
 IN_CI = env_flag("CI")
 # Debug pages show settings and code to whoever triggers an error: off unless asked for.
 DEBUG = env_flag("DJANGO_DEBUG")
@@ -216,7 +223,9 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = Path(os.environ.get("SNAKEPIT_BROKER_DIR", VAR_DIR / "broker"))
     for _sub in ("queue", "processed", "control"):
-        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+        (_broker_dir / _sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+    if _broker_dir.stat().st_uid == os.geteuid():
+        _broker_dir.chmod(0o700)  # it may live outside var/ (SNAKEPIT_BROKER_DIR)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),

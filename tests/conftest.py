@@ -9,6 +9,12 @@ import os
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests.games import register_test_games
+
+# Before any test module lists the games (they parametrise over `game_keys()` as they are imported),
+# and only here: the test-only games are never registered by anything the service runs.
+register_test_games()
+
 # CI gets the same examples every run (a red CI is reproducible, never a lucky draw) and no timing
 # deadline on a loaded machine; on a laptop hypothesis keeps exploring new examples.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)

@@ -14,6 +14,9 @@ from matches.services import SeatSpec
 from matches.store import match_advance
 from ratings import services as rating_services
 from ratings.models import Ladder
+from ratings.rate import ladder_match_rate
+from ratings.rounds import ladder_round_create
+from ratings.seasons import ladder_season_close
 from snakepit.demo import DEMO_USERNAME, demo_data_ensure
 from tournaments import services as tournament_services
 from tournaments.models import TournamentEvent
@@ -59,10 +62,10 @@ def world(operator, users):
     for ladder in ladders:
         for bot in ("random", "heuristic"):
             rating_services.ladder_join(ladder=ladder, bot=bot)
-        for match in rating_services.ladder_round_create(ladder_id=ladder.pk).matches:
+        for match in ladder_round_create(ladder_id=ladder.pk).matches:
             match_advance(match_id=match.pk)
-            rating_services.ladder_match_rate(match_id=match.pk)
-    rating_services.ladder_season_close(ladder_id=ladders[0].pk)
+            ladder_match_rate(match_id=match.pk)
+    ladder_season_close(ladder_id=ladders[0].pk)
     for name in ("Cup", "Shield"):
         tournament = tournament_services.tournament_create(
             organiser=operator, name=name, game_key="rat-snake", format="round_robin", options={"passes": 1}

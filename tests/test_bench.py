@@ -20,7 +20,11 @@ def test_bench_json_prints_the_engine_and_deck_figures_under_their_stable_keys()
     figures = json.loads(out.getvalue())
     expected = {"decks.api_checks_per_s", "decks.validator_checks_per_s"}
     for key in game_keys():
-        expected |= {f"engine.{key}.playouts_per_s", f"engine.{key}.replay_events_per_s"}
+        expected |= {
+            f"engine.{key}.playouts_per_s",
+            f"engine.{key}.service_playouts_per_s",
+            f"engine.{key}.replay_events_per_s",
+        }
     assert expected <= set(figures)
     assert all(isinstance(value, float) and value > 0 for value in figures.values())
 
@@ -42,12 +46,17 @@ def test_the_bench_worker_figure_never_touches_the_real_database_or_queue(tmp_pa
         queued_before = _real_queue_length(tmp_path / "real")
         with throwaway_database():
             figures = workers.figures(matches=6)
-        assert [figure.key for figure in figures] == [
+        values = {figure.key: figure.value for figure in figures}
+        assert len(values) == len(figures)
+        assert set(values) == {
             "workers.1.matches_per_min",
             "workers.2.matches_per_min",
+            *(f"workers.2.{key}.matches_per_min" for key in game_keys()),
             "workers.2.sandboxed_matches_per_min",
-        ]
-        assert all(figure.value > 0 for figure in figures)
+        }
+        assert all(value > 0 for value in values.values())
+        # the first two-worker figure is the Rat-Snake one, under its old key
+        assert values["workers.2.matches_per_min"] == values["workers.2.rat-snake.matches_per_min"]
         assert _real_queue_length(tmp_path / "real") == queued_before
         assert "received" not in log.read_text(errors="replace"), "the real worker was handed a bench task"
     assert Match.objects.count() == matches_before

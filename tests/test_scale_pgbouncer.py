@@ -206,7 +206,8 @@ def test_the_service_runs_through_pgbouncer_in_transaction_mode(
 
     from matches.models import Match
     from ratings.models import Ladder, RatedMatch
-    from ratings.services import ladder_create, ladder_join, ladder_round_create
+    from ratings.rounds import ladder_round_create
+    from ratings.services import ladder_create, ladder_join
 
     database = connection.settings_dict
     user = django_user_model.objects.create_user("bouncer", password=None)

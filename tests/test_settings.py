@@ -72,3 +72,31 @@ def test_the_documented_production_settings_pass_the_deploy_check(tmp_path):
         env={**clean, "SNAKEPIT_VAR_DIR": str(tmp_path), **production, "DJANGO_BEHIND_TLS": "0"},
     )
     assert plain.returncode != 0 and "SECURE_SSL_REDIRECT" in plain.stdout + plain.stderr
+
+
+def test_every_file_the_service_writes_is_its_owners_alone(tmp_path):
+    # A loose umask, as a shell may have: the database, its WAL, the broker and the secret are still
+    # unreadable to anyone else (an uploaded bot runs as another user), and var/ is closed.
+    var = tmp_path / "var"
+    var.mkdir(mode=0o755)
+    (var / "left-by-an-older-version.sqlite3").write_text("x")
+    (var / "left-by-an-older-version.sqlite3").chmod(0o644)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CI")
+    }
+    env.update(DJANGO_SETTINGS_MODULE="snakepit.settings", SNAKEPIT_VAR_DIR=str(var))
+    subprocess.run(
+        ["sh", "-c", f"umask 000 && {sys.executable} manage.py migrate --noinput -v 0"],
+        cwd=ROOT, env=env, check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert var.stat().st_mode & 0o777 == 0o700
+    written = [path for path in var.rglob("*") if path.name != "left-by-an-older-version.sqlite3"]
+    assert any(path.suffix == ".sqlite3" for path in written) and (var / "broker" / "queue").is_dir()
+    loose = {
+        str(path.relative_to(var)): oct(path.stat().st_mode & 0o777)
+        for path in written
+        if path.stat().st_mode & 0o077
+    }
+    assert loose == {}

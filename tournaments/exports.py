@@ -152,7 +152,9 @@ def tournament_trf(tournament: Tournament, standings: list[dict]) -> str:
         row = row_of.get(p, {})
         points = float(row.get("points") or 0.0)
         # Sex, title, federation, FIDE id and birth date are not known here: left blank.
-        line = f"001 {start[p]:4d} {'':1}{'':3} {names.get(p, p)[:33]:<33} {_trf_rating(ratings.get(p)):>4} {'':3} {'':11} {'':10} {points:4.1f} {row.get('rank', 0):4d}"
+        name, rating, rank = names.get(p, p)[:33], _trf_rating(ratings.get(p)), row.get("rank", 0)
+        line = f"001 {start[p]:4d} {'':1}{'':3} {name:<33} {rating:>4} {'':3} {'':11} {'':10} "
+        line += f"{points:4.1f} {rank:4d}"
         for r in rounds:
             block = "0000 - Z"
             table = where.get((r.round, p))

@@ -3,12 +3,13 @@
 "Clarifications").
 
 A turn: wake up, draw (a rat is played face up and eaten or placed in the Pit; Rat King is eaten by
-itself), then equip, play powers and use abilities until "Digest!". Every action a player takes is
-put on a stack and opens a response window for every other player ("Whenever a player tries to take
-an action in the game, the other players have an opportunity to respond to it before it fully takes
-effect"); an answer goes on top and reopens the window; when everyone asked has passed, the stack
-resolves from the top ("the last action resolves first"). Wherever the rules leave one possibility
-the engine moves on by itself, so every `Decision` it returns is a real choice.
+itself; the drawer may play powers before deciding about the rat), then equip, play powers and use
+abilities until "Digest!". Every action a player takes is put on a stack and opens a response window
+for every other player who has an answer to give ("Whenever a player tries to take an action in the
+game, the other players have an opportunity to respond to it before it fully takes effect"; nobody
+is asked who could only pass); an answer goes on top and reopens the window; when everyone asked has
+passed, the stack resolves from the top ("the last action resolves first"). Wherever the rules leave
+one possibility the engine moves on by itself.
 
 Every `apply_*` checks the whole event before its first change: an action is checked against the
 seat's legal actions (worked out once per state), so a refused action leaves the state as it was.
@@ -158,7 +159,10 @@ class GreatestSnake(Game[SnakeState]):
         elif phase == DRAW:
             actions = list(_DRAW_ACTIONS)
         elif phase == RAT:
+            # "Power Cards ... can be played at any time, during any player's turn": the drawer may
+            # play them (and use equipment) before deciding whether to eat the rat lying face up.
             actions = list(_RAT_ACTIONS)
+            _power_actions(state, seat, actions)
         else:
             actions = []
         state.legal_cache = (seat, actions)
@@ -296,13 +300,22 @@ def _take_drawn(state: SnakeState, card: int) -> None:
     elif IS_REAL_RAT[card]:
         # "If it's a Rat Card, you must play it face up and decide whether or not to eat it"; a
         # snake that cannot eat places it in the Pit without being asked.
-        if _can_eat(state, seat):
-            state.drawn = card
-            state.phase = RAT
-        else:
-            state.pit.append(card)
+        state.drawn = card
+        _offer_drawn(state)
     else:
         state.hands[seat].append(card)
+
+
+def _offer_drawn(state: SnakeState) -> None:
+    """The drawn rat lying face up: the drawer chooses to eat it or send it to the Pit; a snake that
+    cannot eat places it in the Pit without being asked (the turn goes on to the main phase, where
+    every Power Card is offered as it would have been beside the rat)."""
+    if _can_eat(state, state.active):
+        state.phase = RAT
+    else:
+        state.pit.append(state.drawn)
+        state.drawn = NO_CARD
+        state.phase = MAIN
 
 
 def _rat_king(state: SnakeState, seat: int, card: int) -> None:
@@ -449,31 +462,26 @@ def _aimed(state: SnakeState, seat: int, what: str, card: int, effect: str, acti
 
 def _push(state: SnakeState, entry: Entry) -> None:
     """Put an action on the stack and open the window for every other player who could answer: one
-    with a card in hand (the count is public) or an awake snake with a sleep-paid ability free of
-    rats. With nobody to ask, the stack resolves at once."""
+    holding a Power Card it can play now or owning an ability it can use now (the same code that
+    lists its answers decides it), so that nobody is asked who could only pass. With nobody to ask,
+    the stack resolves at once."""
     state.stack.append(entry)
     state.passed = frozenset()
     author = entry.author
-    hands = state.hands
+    hands, gear = state.hands, state.gear
     window = []
+    answers: list[Action] = []
     for seat in range(state.seats):
-        if seat != author and (hands[seat] or _sleep_ability_ready(state, seat)):
-            window.append(seat)
+        if seat != author and (hands[seat] or max(gear[seat]) >= 0):
+            _power_actions(state, seat, answers)
+            if answers:
+                window.append(seat)
+                answers = []
     if window:
         state.window = frozenset(window)
         state.phase = RESPOND
     else:
         _resolve_all(state)
-
-
-def _sleep_ability_ready(state: SnakeState, seat: int) -> bool:
-    if not state.awake[seat]:
-        return False
-    spaces = state.spaces[seat]
-    for index, equipment in enumerate(state.gear[seat]):
-        if equipment >= 0 and COST[equipment] == "sleep" and spaces[index + 1] < 0:
-            return True
-    return False
 
 
 def _resolve_all(state: SnakeState) -> None:
@@ -495,6 +503,10 @@ def _resolve_all(state: SnakeState) -> None:
         if entry.effect == "dodge":
             cancelled = cancelled | {entry.target}
     state.cancelled = frozenset()
+    if state.drawn >= 0 and state.phase == MAIN:
+        # A power played while a drawn rat lay face up: the drawer decides about the rat now, unless
+        # the answers left a snake that cannot eat, whose rat goes to the Pit without asking.
+        _offer_drawn(state)
 
 
 def _resolve(state: SnakeState, entry: Entry) -> None:

@@ -13,8 +13,7 @@ docs/games/rattlebones.md lists every reading of an unclear sentence made here.
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import compress, product, repeat
 from operator import is_, itemgetter, ne
@@ -23,8 +22,7 @@ from typing import Any
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
-from engines.playout import _Draws
-from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
+from engines.protocol import Action, Bot, Decision, Game, Outcome, View
 from engines.rattlebones.bots import HeuristicBot
 from engines.rattlebones.catalogue import (
     ARROW,
@@ -201,320 +199,6 @@ class Rattlebones(Game[RattlebonesState]):
     def bots(self) -> Mapping[str, Bot]:
         return {"random": RandomBot(), "heuristic": HeuristicBot()}
 
-    # --- random playouts --------------------------------------------------------------------------
-    def random_playout(
-        self,
-        state: RattlebonesState,
-        *,
-        log: list[Event],
-        draws: Callable[[int, ChanceRequest], dict[str, Any]],
-        getrandbits: Callable[[int], int],
-        max_events: int,
-    ) -> list[Event]:
-        """`engines.playout.playout` with every seat a plain random bot, driven here: the same legal
-        actions in the same order picked by the same `getrandbits` calls, and the same draws, so the
-        same log (and state); what is left out is only the protocol's bookkeeping round each event (the
-        decision object, a copy of the legal actions, finding the action among them again,
-        `Game.apply`'s checks), none of which can fail for an action taken from the list or an outcome
-        drawn for the request. The usual turn (one die rolled, then moved with or used for what it
-        shows) is played here in one piece; every other moment goes to the rule functions that
-        `apply_action` and `apply_chance` call. `tests/engines/test_playout.py` and
-        `tests/engines/rattlebones/test_playout.py` compare the logs with those of the protocol path
-        and with a digest of the logs recorded before the usual turn was played here."""
-        # A roll's and a drawn d6's events are shared ones (`_ROLL_CHOICES`, `_ONE_D6_EVENTS`); any other
-        # event is made as `engines.playout` makes one: its fields written into the instance dict.
-        append, new = log.append, object.__new__
-        # One or two d6 are drawn here as `_Draws` draws them (the HMAC of the first block from copies
-        # of the match's padded-key hash states, the words, the rejection test); a rejected word, about
-        # one draw in 2**61, and any other draw go to `draws` itself, so the outcome is always the same.
-        # The usual turn is played in one piece when its three events fit under `max_events`.
-        if type(draws) is _Draws:
-            copy_inner, copy_outer = draws.inner.copy, draws.outer.copy
-            last_usual = max_events - 2
-        else:
-            copy_inner = copy_outer = None
-            last_usual = -1
-        # The rule functions leave `legal_cache` empty or worked out for the state it is on; a list
-        # worked out before the playout is dropped here, once, rather than at every roll.
-        state.legal_cache = None
-        seq = len(log)
-        while seq < max_events:
-            seq += 1
-            phase = state.phase
-            if phase == ROLL:
-                seat = state.player
-                count, bits, events = _ROLL_CHOICES[state.gold[seat]]  # as `_legal` lists them
-                index = getrandbits(bits)
-                while index >= count:
-                    index = getrandbits(bits)
-                event = events[seat][index]
-                append(event)
-                if index >= DICE_EACH or seq > last_usual:
-                    _roll(state, event.payload["dice"])
-                    continue
-                # The usual turn, in one piece: `_roll` for the one free die, its draw, `_dice_rolled`
-                # and, when the die is used at once or moves a pawn, `_use_die` and `_next_player`.
-                # `rolled`, 0 at every roll, is set only where it is read (a Roll Again) or kept (the
-                # game's end): `_next_player` would set it back to 0.
-                die = index
-                seq += 1
-                inner = copy_inner()
-                inner.update(_FIRST_BLOCKS[seq] if seq < _KEPT_BLOCKS else b"snakepit/v1/%d/0" % seq)
-                outer = copy_outer()
-                outer.update(inner.digest())
-                word = _FIRST_WORD(outer.digest())[0]
-                if word < _D6_LIMIT:
-                    side = word % 6
-                    append(_ONE_D6_EVENTS[side])
-                else:
-                    outcome = draws(seq, _DICE_ROLLS[1])
-                    side = outcome["dice"][0] - 1
-                    append(Event("chance", outcome, None))
-                slot = seat * DICE_EACH + die
-                sides = state.dice[slot]
-                effect = sides[side]
-                distances = _STEPS.get(effect)
-                if distances is not None and (
-                    effect != RATTLEBONES or state.rattlebones - 1 > max(state.scores)
-                ):
-                    if len(distances) == 1:  # `_moves` for a pip side or the icon, in place
-                        steps = distances[0]
-                        pawns = state.pawns
-                        base = seat * PAWNS_EACH
-                        board = state.board
-                        supply = state.sides
-                        row = die * SPACES * _MAX_STEPS + steps
-                        actions = []
-                        for start in _STARTS[
-                            (pawns[base] * SPACES + pawns[base + 1]) * SPACES + pawns[base + 2]
-                        ]:
-                            space = board[(start + steps) % SPACES]
-                            move = _MOVES[space][row + start * _MAX_STEPS]
-                            if move is None:
-                                move = _MOVES[space][row + start * _MAX_STEPS] = _Move(
-                                    die, start, steps, space
-                                )
-                            # `_moves`' inner loop
-                            if move.side and supply[space]:
-                                if space not in sides:
-                                    actions += move.every
-                                elif sides.count(space) == 1:
-                                    actions += move.without[sides.index(space)]
-                                else:
-                                    actions += _offers(move, space, sides, supply, state.stars[seat])
-                            elif space == PLUS_ONE and supply["points_1"] and _POINTS_SIDES.isdisjoint(sides):
-                                actions += move.every
-                            else:
-                                actions += _offers(move, space, sides, supply, state.stars[seat])
-                        count = len(actions)
-                        if count == 1:
-                            action = actions[0]  # no choice: used without asking (`_one_way`)
-                        else:
-                            bits = count.bit_length()
-                            index = getrandbits(bits)
-                            while index >= count:
-                                index = getrandbits(bits)
-                            action = actions[index]
-                    else:
-                        # a 9-PIP's up to 27 landings, counted by the kind of space, one listed
-                        count, plan = _nine_pip_count(state, sides)
-                        if count == 1:
-                            index = 0
-                        else:
-                            bits = count.bit_length()
-                            index = getrandbits(bits)
-                            while index >= count:
-                                index = getrandbits(bits)
-                        action = _nine_pip_at(state, die, sides, index, plan)
-                    if count != 1:
-                        seq += 1
-                        event = new(Event)
-                        fields = event.__dict__
-                        fields["kind"] = "action"
-                        fields["payload"] = action
-                        fields["seat"] = seat
-                        append(event)
-                    if distances is _ICON_STEPS:
-                        state.rattlebones -= 1  # the game goes on: checked above
-                    # `_move`
-                    pawns = state.pawns
-                    start = action["from"]
-                    space_index = (start + action["steps"]) % SPACES
-                    base = seat * PAWNS_EACH
-                    pawns[pawns.index(start, base, base + PAWNS_EACH)] = space_index
-                    if state.board[space_index] == STORE:
-                        sell = action["sell"]
-                        if sell:
-                            state.stars[seat] -= sell
-                            state.star_supply += sell
-                            _score(state, seat, star_value(sell))
-                            if state.phase == OVER:
-                                state.rolled |= 1 << die
-                                state.used = ((die, effect, 0),)
-                                return log
-                    else:
-                        replace = action["replace_side"]
-                        if replace is not None:
-                            new_side = action["new_side"]
-                            supply = state.sides
-                            old_kind = _SUPPLY_OF[sides[replace]]
-                            if old_kind is None:
-                                state.pips_out += 1
-                            else:
-                                supply[old_kind] += 1
-                            supply[_SUPPLY_OF[new_side]] -= 1
-                            state.dice[slot] = _WITH_SIDE[replace](sides, new_side)
-                elif effect == "gold":
-                    if state.gold_supply:
-                        state.gold_supply -= 1
-                        state.gold[seat] += 1
-                elif effect == "star":
-                    if state.star_supply:
-                        state.star_supply -= 1
-                        state.stars[seat] += 1
-                elif effect in _SCORING:
-                    earned = _POINTS_OF.get(effect)
-                    if earned is None:
-                        if effect == "train":
-                            earned = C.train_track[state.train]
-                        else:  # 1234, as `_use_die` scores it
-                            earned = 1 + sum(1 for score in state.scores if score > state.scores[seat])
-                    # `_score`: only this score moved, so it alone can meet or pass Rattlebones
-                    state.scores[seat] += earned
-                    if state.scores[seat] >= state.rattlebones and _ended(state):
-                        state.rolled |= 1 << die
-                        state.used = ((die, effect, earned),)
-                        return log
-                    if effect == "train":
-                        state.train = (state.train + 1) % TRACK
-                elif effect == "x2":
-                    pass  # it doubles at the end of the turn, and a turn of one die has nothing to double
-                elif effect == "stock":
-                    _take_stock(state, seat)
-                    if state.phase == OVER:
-                        state.rolled |= 1 << die
-                        state.used = ((die, effect, 0),)
-                        return log
-                elif effect == "roll_again" and len(uses := _roll_again_uses(die, 1 << die)) > 1:
-                    # "picks up the die on which the ROLL AGAIN action side was rolled. He adds another
-                    # (previously unrolled) die and rolls both": which one is the player's choice.
-                    count = len(uses)
-                    bits = count.bit_length()
-                    index = getrandbits(bits)
-                    while index >= count:
-                        index = getrandbits(bits)
-                    action = uses[index]
-                    seq += 1
-                    event = new(Event)
-                    fields = event.__dict__
-                    fields["kind"] = "action"
-                    fields["payload"] = action
-                    fields["seat"] = seat
-                    append(event)
-                    other = action["with"]
-                    state.rolled = 1 << die | 1 << other
-                    state.to_roll = (die, other) if die < other else (other, die)
-                    state.used = ((die, effect, 0),)
-                    state.phase = DICE
-                    continue
-                else:
-                    state.rolled |= 1 << die
-                    state.showing = _SHOWING[die][side]
-                    state.phase = USE_DIE
-                    uses = _uses(state, die, side)
-                    if len(uses) == 1:
-                        _use_die(state, uses[0])
-                    else:
-                        state.legal_cache = uses
-                    continue
-                # `_next_player`: the turn's one die is used, and no x2 can double it (that needs two)
-                state.player = (seat + 1) % state.seats
-            elif phase == USE_DIE:
-                actions = state.legal_cache
-                if actions is None:
-                    # `_legal`, die by die, a 9-PIP's moves counted rather than listed
-                    seat = state.player
-                    choices = []
-                    count = 0
-                    for die, side in state.showing:
-                        sides = state.dice[seat * DICE_EACH + die]
-                        if sides[side] == "9_pip":
-                            size, plan = _nine_pip_count(state, sides)
-                            choices.append((size, die, sides, plan))
-                        else:
-                            uses = _uses(state, die, side)
-                            size = len(uses)
-                            choices.append((size, die, None, uses))
-                        count += size
-                    if not count:
-                        raise ValueError("a bot was asked to act with no legal action")
-                    bits = count.bit_length()
-                    index = getrandbits(bits)
-                    while index >= count:
-                        index = getrandbits(bits)
-                    for size, die, sides, plan in choices:
-                        if index < size:
-                            break
-                        index -= size
-                    action = plan[index] if sides is None else _nine_pip_at(state, die, sides, index, plan)
-                else:
-                    count = len(actions)
-                    bits = count.bit_length()
-                    index = getrandbits(bits)
-                    while index >= count:
-                        index = getrandbits(bits)
-                    action = actions[index]
-                event = new(Event)
-                fields = event.__dict__
-                fields["kind"] = "action"
-                fields["payload"] = action
-                fields["seat"] = state.player
-                append(event)
-                state.legal_cache = None
-                _use_die(state, action)
-            elif phase == DICE:
-                to_roll = state.to_roll
-                if copy_inner is not None and len(to_roll) == 2:  # a Roll Again, or one gold paid
-                    inner = copy_inner()
-                    inner.update(_FIRST_BLOCKS[seq] if seq < _KEPT_BLOCKS else b"snakepit/v1/%d/0" % seq)
-                    outer = copy_outer()
-                    outer.update(inner.digest())
-                    first, second = _TWO_WORDS(outer.digest())
-                    if first < _D6_LIMIT and second < _D6_LIMIT:
-                        event = _TWO_D6_EVENTS[first % 6 * 6 + second % 6]
-                    else:
-                        event = Event("chance", draws(seq, _DICE_ROLLS[2]), None)
-                else:
-                    event = Event("chance", draws(seq, _DICE_ROLLS[len(to_roll)]), None)
-                append(event)
-                outcome = event.payload
-                state.legal_cache = None
-                _dice_rolled(state, outcome["dice"])
-            elif phase == OVER:
-                return log
-            elif phase == DOUBLE:
-                actions = _legal(state)
-                count = len(actions)
-                if not count:
-                    raise ValueError("a bot was asked to act with no legal action")
-                bits = count.bit_length()
-                index = getrandbits(bits)
-                while index >= count:
-                    index = getrandbits(bits)
-                action = actions[index]
-                append(Event("action", action, state.player))
-                state.legal_cache = None
-                _double(state, action["die"])
-                _next_player(state)
-            else:
-                outcome = draws(seq, self.chance_request(state))
-                append(Event("chance", outcome, None))
-                state.legal_cache = None
-                self.apply_chance(state, outcome)
-        if state.phase == OVER:
-            return log
-        raise RuntimeError(f"{SPEC.key}: no end after {max_events} events")
-
 
 # --- checking an action -----------------------------------------------------------------------------
 
@@ -594,17 +278,6 @@ def _roll_actions(gold: int) -> tuple[Action, ...]:
 _ROLL_ACTIONS = tuple(
     _roll_actions(gold) for gold in range(3)
 )  # by gold, up to the two that pay for all three
-# By any gold a player may hold: the number of rolls, the bits a random pick of one draws, and by seat
-# the event of each roll, made once (an `Event` is frozen and its payload is never changed, so the
-# random playout's logs share them).
-_ROLL_CHOICES = tuple(
-    (
-        len(actions),
-        len(actions).bit_length(),
-        tuple(tuple(Event("action", action, seat) for action in actions) for seat in range(SPEC.max_players)),
-    )
-    for actions in (_ROLL_ACTIONS[min(gold, 2)] for gold in range(C.gold + 1))
-)
 
 
 def effective_side(sides: tuple[str, ...], index: int) -> str | None:
@@ -661,7 +334,6 @@ _STEPS = {
     "9_pip": tuple(range(1, 10)),
 }
 _POINTS_OF = {side: points for points, side in enumerate(POINTS, 1)}
-_SCORING = frozenset({*POINTS, "train", "1234"})  # sides that score points (a die's own action)
 
 
 @lru_cache(maxsize=64)
@@ -773,7 +445,7 @@ _ARROW_TO_ADJACENT = tuple(frozenset(f"{ARROW_TO}{target}" for target in targets
 
 def _nine_pip_count(state: RattlebonesState, sides: tuple[str, ...]) -> tuple[int, tuple[Any, ...]]:
     """`len(_moves(...))` for a 9-PIP, without listing them: its up to 27 landings fall on a dozen
-    kinds of space, each counted once, and a random playout takes one move (`_nine_pip_at`)."""
+    kinds of space, each counted once, and only the one taken is listed (`_nine_pip_at`)."""
     seat = state.player
     base = seat * PAWNS_EACH
     pawns = state.pawns
@@ -1107,19 +779,6 @@ def _dice_rolled(state: RattlebonesState, values: list[int]) -> None:
 
 
 _SHOWING = tuple(tuple(((die, side),) for side in range(6)) for die in range(C.dice))
-_FIRST_WORD = struct.Struct(">Q").unpack_from
-_TWO_WORDS = struct.Struct(">2Q").unpack_from
-# The HMAC message of the first block of event `seq`'s draw (`engines.chance.draw`), made once for the
-# events of any usual game (2 seats take about 290, 4 seats about 460).
-_KEPT_BLOCKS = 2048
-_FIRST_BLOCKS = tuple(b"snakepit/v1/%d/0" % seq for seq in range(_KEPT_BLOCKS))
-# The events of one and of two d6 as `_Draws` draws them, made once: an `Event` is frozen and, like the
-# listed actions, its payload is read and never changed, so the random playout's logs share them.
-_ONE_D6_EVENTS = tuple(Event("chance", {"dice": [side + 1]}, None) for side in range(6))
-_TWO_D6_EVENTS = tuple(
-    Event("chance", {"dice": [first + 1, second + 1]}, None) for first in range(6) for second in range(6)
-)
-_D6_LIMIT = 2**64 - 2**64 % 6  # a word at or above it is rejected (engines.chance.draw)
 
 
 def _one_way(state: RattlebonesState) -> None:

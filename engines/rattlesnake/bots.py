@@ -7,6 +7,8 @@ It plays from its view and its legal actions only, like any client of the API:
   hand is drawn up again at the start of the next turn, so the rest costs nothing and the Hits cycle
   out of the hand; defends the same way;
 - after the reveal, uses an ability only when it turns a losing attack/defense into a winning one;
+- uses *Patch Up* whenever it may (its own turn, before defending, after a reveal, at the end of the
+  opponent's turn), and never *Scavenge*;
 - answers an opponent's ability with *Take Cover* when that ability would hurt it.
 """
 
@@ -74,17 +76,23 @@ class HeuristicBot(Bot):
         if prompt == "main":
             return self._main(view, hand, legal, rbs)
         if prompt == "defend":
+            patch_up = _patch_up(legal)
+            if patch_up is not None:
+                return patch_up
             cards = [card for card in hand if card not in ABILITY]
             action = {"type": "defend", "cards": cards}
-            return action if action in legal else legal[-1]
+            # Under Rattled a hand of saloon cards only must still play one: the largest defense.
+            return action if action in legal else [a for a in legal if a["type"] == "defend"][-1]
         if prompt == "reveal":
             return self._reveal(view, seat, legal, rbs)
+        if prompt == "turn_end":
+            return _patch_up(legal) or {"type": "pass"}
         return self._respond(view, seat, legal, rbs)
 
     def _main(self, view: dict, hand: list[str], legal: list[Action], rbs: bool) -> Action:
-        for action in legal:
-            if action["type"] == "use" and action["card"] == "patch-up":
-                return action
+        patch_up = _patch_up(legal)
+        if patch_up is not None:
+            return patch_up
         if not view["bought"]:
             cost = view["rules"]["buy_cost"]
             spare = _spare(hand, rbs)[:cost]
@@ -119,10 +127,7 @@ class HeuristicBot(Bot):
                 combat = action["type"] == "use" and ability not in (None, "patch_up", "scavenge")
                 if combat and wins(*_effect(ability, yours, theirs, action)):
                     return action
-        for action in legal:
-            if action["type"] == "use" and action["card"] == "patch-up":
-                return action
-        return {"type": "pass"}
+        return _patch_up(legal) or {"type": "pass"}
 
     def _respond(self, view: dict, seat: int, legal: list[Action], rbs: bool) -> Action:
         covers = [action for action in legal if action["type"] == "use"]
@@ -144,6 +149,13 @@ class HeuristicBot(Bot):
         if _winning(seat, attack, a, d, rbs) and not _winning(seat, attack, a2, d2, rbs):
             return covers[0]
         return {"type": "pass"}
+
+
+def _patch_up(legal: list[Action]) -> Action | None:
+    for action in legal:
+        if action["type"] == "use" and action["card"] == "patch-up":
+            return action
+    return None
 
 
 def _rank(card: str) -> int:

@@ -5,9 +5,12 @@ Set-up is a series of chance events (the saloon's shuffles, each player's deck, 
 both players draw up to the hand size (an empty deck asks for a shuffle of the discard), then the
 active player buys, attacks, uses abilities, in any order, until passing the pistol. An attack is
 played face down by the attacker (the count is public), then by the defender; then the cards are
-revealed and either player may use abilities before the winner is declared. Every ability waits on a
-stack while its owner's opponent may answer with *Take Cover*. Wherever the rules leave exactly one
-possibility the engine moves on by itself, so every `Decision` is a real choice.
+revealed and either player may use abilities before the winner is declared. Cards are used "at any
+time, on any turn": the defender may also use Patch Up or Scavenge before defending, and the other
+player at the end of the active player's main phase (`turn_end`). Every ability waits on a stack
+while its owner's opponent may answer with *Take Cover*. A seat is asked only when it holds a card it
+can use, and wherever the rules leave exactly one possibility the engine moves on by itself, so every
+`Decision` is a real choice (never a lone "pass").
 docs/games/rattlesnake.md lists every reading made here.
 
 The state is changed in place (see `engines.protocol.EngineState`): every `apply_*` checks the event
@@ -41,6 +44,7 @@ from engines.rattlesnake.state import (
     SALOON_EVENTS,
     SALOON_PILE,
     SHUFFLE_DISCARD,
+    TURN_END,
     AttackRecord,
     Pending,
     RattlesnakeState,
@@ -79,9 +83,10 @@ USE_FIELDS: dict[str, frozenset[str]] = {
 }
 ACTIONS_OF_PHASE: dict[str, frozenset[str]] = {
     MAIN: frozenset({"buy", "attack", "use", "end_turn"}),
-    DEFEND: frozenset({"defend"}),
+    DEFEND: frozenset({"defend", "use"}),
     REVEAL: frozenset({"use", "pass"}),
     RESPOND: frozenset({"use", "pass"}),
+    TURN_END: frozenset({"use", "pass"}),
 }
 FACE_DOWN = frozenset({"attack", "defend"})
 END_TURN: Action = {"type": "end_turn"}
@@ -140,6 +145,8 @@ class Rattlesnake(Game[RattlesnakeState]):
             return _REVEAL_WINDOWS.get(state.window) or _response(state.window, REVEAL)
         if phase == RESPOND:
             return _response(frozenset({1 - state.stack[-1].seat}), RESPOND)
+        if phase == TURN_END:
+            return _TURN_END_WINDOWS[1 - state.active]
         return _FIXED[phase]
 
     def chance_request(self, state: RattlesnakeState) -> ChanceRequest:
@@ -188,8 +195,10 @@ class Rattlesnake(Game[RattlesnakeState]):
             offers = _offers(hand)
             defenses = offers.defenses or offers.make_defenses()
             # The empty defense comes first: under Rattled a defender holding cards must play one.
-            return list(defenses[1:] if state.rules.defender_min and hand else defenses)
-        if phase == REVEAL:
+            actions = list(defenses[1:] if state.rules.defender_min and hand else defenses)
+            # "at any time, on any turn": Patch Up and Scavenge before choosing the defense.
+            return actions + _use_actions(state, seat) if hand and hand[-1] in ABILITY else actions
+        if phase == REVEAL or phase == TURN_END:
             return [PASS, *_use_actions(state, seat)]
         if phase == RESPOND:
             return [PASS, *_cover_actions(hand)]
@@ -245,6 +254,8 @@ class Rattlesnake(Game[RattlesnakeState]):
             state.window = _PASSED[state.window, seat]
             if not state.window:
                 _declare(state)
+        elif state.phase == TURN_END:  # the other player lets the pistol pass
+            _pass_pistol(state)
         else:  # pass on a pending ability: it resolves
             _resolve_top(state)
 
@@ -328,6 +339,7 @@ class Rattlesnake(Game[RattlesnakeState]):
 _TURN = {(seat, prompt): Decision.turn(seat, prompt) for seat in (0, 1) for prompt in (MAIN, DEFEND)}
 _MAIN_TURNS = (_TURN[0, MAIN], _TURN[1, MAIN])  # by seat: no key to build on every event
 _DEFEND_TURNS = (_TURN[0, DEFEND], _TURN[1, DEFEND])
+_TURN_END_WINDOWS = (Decision.response({0}, TURN_END), Decision.response({1}, TURN_END))
 _FIXED = {phase: Decision.chance(phase) for phase in CHANCE_PHASES}
 _FIXED[OVER] = Decision.over()
 _PISTOL = ChanceRequest.choice(PISTOL, size=2)
@@ -396,39 +408,34 @@ def _draw_up(state: RattlesnakeState) -> None:
 
 
 def _main(state: RattlesnakeState) -> None:
-    """Step 2, or step 3 when the active player has nothing left to choose but passing the pistol.
-
-    Whether anything is left is decided on public facts only (like who is asked after a reveal), so
-    that the pistol passing by itself tells the opponent nothing about the hand: a player who owns a
-    card usable now (Patch Up with a Hit in the discard, Scavenge with a card there) in hand or deck
-    is asked, and passes the pistol when that card is in the deck."""
+    """Step 2, or step 3 when the active player has nothing left to choose but passing the pistol
+    (no attack or buy left, no Patch Up or Scavenge in hand it could use): a decision is made only
+    where there is a choice."""
     state.phase = MAIN
     seat = state.active
-    if (state.hands[seat] and not state.attacked) or _can_buy(state) or _may_use_in_main(state, seat):
+    if (state.hands[seat] and not state.attacked) or _can_buy(state) or _holds_usable(state, seat):
         return
     _end_turn(state)
 
 
-def _may_use_in_main(state: RattlesnakeState, seat: int) -> bool:
-    if not state.owned[seat]:
-        return False
-    discard = state.discards[seat]
-    if not discard:
-        return False  # both Patch Up and Scavenge need a card in the discard
-    usable = _MAIN_USABLE[HIT in discard]
-    return not (usable.isdisjoint(state.hands[seat]) and usable.isdisjoint(state.decks[seat]))
-
-
-# The saloon cards usable with no attack, by whether the discard holds a Hit (it holds a card).
-_MAIN_USABLE = {
-    hit: frozenset(
-        card for card, ability in ABILITY.items() if ability == "scavenge" or (hit and ability == "patch_up")
-    )
-    for hit in (False, True)
-}
+def _holds_usable(state: RattlesnakeState, seat: int) -> bool:
+    """Whether the seat holds in its hand a saloon card it could use now: every window is opened
+    only for such a seat, so that no seat is ever asked when it could only pass."""
+    return bool(state.owned[seat]) and bool(_use_actions(state, seat))
 
 
 def _end_turn(state: RattlesnakeState) -> None:
+    """The end of the active player's main phase. Cards "may be used for their ability at any time, on
+    any turn": before the pistol passes, the other player may use a Patch Up or Scavenge it holds
+    (nothing the active player does outside an attack touches its hand, discard or Hits, so this last
+    moment of the phase offers all that an earlier one would, and it comes before the next draw)."""
+    if _holds_usable(state, 1 - state.active):
+        state.phase = TURN_END
+        return
+    _pass_pistol(state)
+
+
+def _pass_pistol(state: RattlesnakeState) -> None:
     """Step 3: "pass the pistol to the other player and start a new turn"."""
     state.active = 1 - state.active
     state.turn += 1
@@ -526,7 +533,15 @@ def _attack(state: RattlesnakeState, seat: int, cards: Any) -> None:
     state.hands = _pair(state.hands, seat, left)
     state.attack, state.attack_values = played, _values(played)
     state.attacked = True
+    _ask_defender(state)
+
+
+def _ask_defender(state: RattlesnakeState) -> None:
+    """Step 2; a defender with no card could only play none (and use nothing), so it is not asked."""
     state.phase = DEFEND
+    if not state.hands[1 - state.active]:
+        state.defense = state.defense_values = ()
+        _reveal(state)
 
 
 def _defend(state: RattlesnakeState, seat: int, cards: Any) -> None:
@@ -546,43 +561,6 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     for name in cards:
         left.remove(name)
     return tuple(left)
-
-
-def _owns_ability_card(state: RattlesnakeState, seat: int, names: frozenset[str] | None = None) -> bool:
-    """Whether the seat has a saloon card (of `names`) in its hand or deck. Which cards a player bought,
-    used, played and discarded is all public, so asking a seat on this ground tells nobody anything
-    about its hand (asking only seats with a card in hand would)."""
-    if not state.owned[seat]:
-        return False  # the common case, early on: it never bought a card, or used them all
-    for zone in (state.hands[seat], state.decks[seat]):
-        for card in zone:
-            if (card in ABILITY) if names is None else (card in names):
-                return True
-    return False
-
-
-def _may_answer_reveal(state: RattlesnakeState, seat: int) -> bool:
-    """Whether the seat owns, in its hand or deck, a card it could use now. What decides it is public
-    (its bought cards, its discard), as for `_owns_ability_card`: Take Cover answers abilities only,
-    Patch Up needs a Hit in the discard, Scavenge a card there."""
-    if not state.owned[seat]:
-        return False
-    discard = state.discards[seat]
-    usable = _REVEAL_USABLE[HIT in discard, bool(discard)]
-    return not (usable.isdisjoint(state.hands[seat]) and usable.isdisjoint(state.decks[seat]))
-
-
-# The saloon cards a seat could use after a reveal, by (a Hit in its discard, a card in its discard):
-# never Take Cover (it answers abilities), Patch Up only with a Hit there, Scavenge only with a card.
-_REVEAL_USABLE = {
-    (hit, some): frozenset(
-        card
-        for card, ability in ABILITY.items()
-        if ability != "cancel" and (ability != "patch_up" or hit) and (ability != "scavenge" or some)
-    )
-    for hit in (False, True)
-    for some in (False, True)
-}
 
 
 _WINDOWS = {
@@ -606,7 +584,7 @@ def _reveal(state: RattlesnakeState) -> None:
         state.window = frozenset()
         _declare(state)
         return
-    state.window = _WINDOWS[_may_answer_reveal(state, 0), _may_answer_reveal(state, 1)]
+    state.window = _WINDOWS[_holds_usable(state, 0), _holds_usable(state, 1)]
     if not state.window:
         _declare(state)
 
@@ -737,10 +715,10 @@ def _sides(state: RattlesnakeState, seat: int) -> tuple[tuple, tuple]:
 
 
 def _after_push(state: RattlesnakeState) -> None:
-    """Every ability opens a window for its owner's opponent to answer with Take Cover; a seat that has
-    no Take Cover in hand or deck could only pass, so it is not asked."""
-    top = state.stack[-1]
-    if _owns_ability_card(state, 1 - top.seat, TAKE_COVER):
+    """Every ability opens a window for its owner's opponent to answer with Take Cover; a seat that
+    holds no Take Cover could only pass, so it is not asked."""
+    opponent = 1 - state.stack[-1].seat
+    if state.owned[opponent] and not TAKE_COVER.isdisjoint(state.hands[opponent]):
         state.phase = RESPOND
     else:
         _resolve_top(state)
@@ -764,10 +742,15 @@ def _resolve_top(state: RattlesnakeState) -> None:
     if state.stack:
         _after_push(state)
         return
-    if state.resume == REVEAL:
+    resume = state.resume
+    if resume == REVEAL:
         # Something resolved: everyone may answer again ("Once both players have finished resolving
         # any abilities affecting card combos, move onto step 4").
         _reveal(state)
+    elif resume == DEFEND:
+        _ask_defender(state)  # the defender, who used it, now chooses the defense
+    elif resume == TURN_END:
+        _end_turn(state)  # asked again while it holds another usable card
     else:
         _main(state)
 
@@ -981,8 +964,9 @@ def _combat_actions(card: str, ability: str, yours: tuple, theirs: tuple) -> lis
 
 def _view(game: Rattlesnake, state: RattlesnakeState, seat: int | None) -> View:
     phase = state.phase
-    revealed = phase in (REVEAL, RESPOND) and state.resume == REVEAL or phase == REVEAL
-    attacking = phase == DEFEND or revealed
+    responding = phase == RESPOND
+    revealed = phase == REVEAL or responding and state.resume == REVEAL
+    attacking = phase == DEFEND or revealed or responding and state.resume == DEFEND
     players = []
     for owner in (0, 1):
         players.append(

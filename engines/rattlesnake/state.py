@@ -27,6 +27,9 @@ MAIN = "main"  # the active player buys, attacks, uses an ability, or passes the
 DEFEND = "defend"  # the defender plays cards face down
 REVEAL = "reveal"  # cards revealed: either player may use abilities before the winner is declared
 RESPOND = "respond"  # an ability waits to resolve: its owner's opponent may answer with Take Cover
+TURN_END = (
+    "turn_end"  # the active player is done; before the pistol passes the other may use Patch Up/Scavenge
+)
 OVER = "over"
 
 CHANCE_PHASES = frozenset({SALOON_ACTIONS, SALOON_EVENTS, SALOON_PILE, PLAYER_DECK, PISTOL, SHUFFLE_DISCARD})

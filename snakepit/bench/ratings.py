@@ -21,6 +21,7 @@ from pathlib import Path
 from matches.store import match_advance
 from ratings import services, skill
 from ratings.models import RatedMatch
+from ratings.rounds import ladder_round_create
 from snakepit.bench import Figure, rate
 from snakepit.bench.isolation import bench_broker
 from snakepit.processes import celery_process
@@ -95,7 +96,7 @@ def _finish_matches(ladder, at_least: int) -> int:
     """Play rounds in this process until `at_least` of the ladder's matches have finished."""
     rng, finished = random.Random(0), 0
     while finished < at_least:
-        for match in services.ladder_round_create(ladder_id=ladder.pk, rng=rng, bots_play="caller").matches:
+        for match in ladder_round_create(ladder_id=ladder.pk, rng=rng, bots_play="caller").matches:
             match_advance(match_id=match.pk)
             finished += 1
     return finished

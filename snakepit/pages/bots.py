@@ -33,11 +33,11 @@ from bots.tasks import bot_version_validate
 from core.errors import ApplicationError, NotFound, Rejected
 from decks.selectors import deck_list_for_owner
 from engines.errors import UnknownGame
-from engines.registry import all_games, get_game
+from engines.registry import DEFAULT_GAME, all_games, get_game
 from matches.models import Match
 from ratings.models import Ladder, LadderEntry
 from ratings.selectors import entries_ranked, leaderboard_row
-from snakepit.pages.common import render_page, row_id, throttled
+from snakepit.pages.common import deck_field_label, render_page, row_id, throttled
 
 VERSIONS_SHOWN = 20  # newest first; the API lists them all
 MATCHES_SHOWN = 50  # as many seats as the API's matches/ answers
@@ -65,13 +65,13 @@ class BotUploadForm(forms.Form):
     )
     deck = forms.ChoiceField(
         required=False,
-        label="Your deck (Rag'n'Guns)",
         help_text="One of your saved decks (the Decks page saves one); every seat of the version brings it.",
     )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(game.spec.key, game.spec.name) for game in all_games()]
+        self.fields["deck"].label = deck_field_label()
         decks = deck_list_for_owner(owner=user)[:DECKS_OFFERED]
         self.fields["deck"].choices = [("", "—")] + [
             (deck.share_id, deck.name or deck.share_id) for deck in decks
@@ -153,7 +153,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         request.POST or None,
         request.FILES or None,
         user=request.user,
-        initial={"game": request.GET.get("game", "rat-snake")},
+        initial={"game": request.GET.get("game", DEFAULT_GAME)},
     )
     error = None
     if request.method == "POST" and form.is_valid():
@@ -166,7 +166,8 @@ def my_bots(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"Version {version.number} of {version.bot.name} uploaded: its validation match is queued.",
+                    f"Version {version.number} of {version.bot.name} uploaded: "
+                    f"its validation match is queued.",
                 )
                 return redirect("pages:my-bots")
     # bot_list prefetches the versions plainly; these rows also name each version's deck.

@@ -88,8 +88,11 @@ def bracket_svg(tree: dict[str, Any], *, names: dict[str, str], match_urls: dict
     champion = tree.get("champion")
     summary = f"Champion: {names.get(champion, champion)}." if champion else "In progress."
     return format_html(
-        '<svg class="bracket" role="img" aria-labelledby="bracket-svg-title" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
-        ' xmlns="http://www.w3.org/2000/svg"><title id="bracket-svg-title">{kind} elimination bracket. {summary}</title>{body}</svg>',
+        '<svg class="bracket" role="img" aria-labelledby="bracket-svg-title" viewBox="0 0 {w} {h}" '
+        'width="{w}" height="{h}"'
+        ' xmlns="http://www.w3.org/2000/svg"><title id="bracket-svg-title">'
+        "{kind} elimination bracket. {summary}</title>"
+        "{body}</svg>",
         w=f"{width:.0f}",
         h=f"{height:.0f}",
         kind="Double" if tree.get("kind") == "double" else "Single",

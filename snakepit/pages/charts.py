@@ -75,7 +75,8 @@ def rating_chart(points: list[RatingPoint], *, title: str, width: int = 720, hei
     )
     dots = format_html_join(
         "",
-        '<circle class="dot" cx="{}" cy="{}" r="2.5"><title>after game {}: μ {}, σ {}, ordinal {}</title></circle>',
+        '<circle class="dot" cx="{}" cy="{}" r="2.5"><title>'
+        "after game {}: μ {}, σ {}, ordinal {}</title></circle>",
         (
             (
                 f"{x(p.game):.1f}",
@@ -89,21 +90,25 @@ def rating_chart(points: list[RatingPoint], *, title: str, width: int = 720, hei
         ),
     )
     return format_html(
-        '<svg class="chart" role="img" aria-labelledby="chart-title chart-desc" viewBox="0 0 {w} {h}" width="{w}" height="{h}"'
+        '<svg class="chart" role="img" aria-labelledby="chart-title chart-desc" viewBox="0 0 {w} {h}" '
+        'width="{w}" height="{h}"'
         ' xmlns="http://www.w3.org/2000/svg">'
         '<title id="chart-title">{title}</title><desc id="chart-desc">{desc}</desc>'
         "{grid}"
-        '<line class="axis" x1="{l}" x2="{l}" y1="{t}" y2="{b}"/><line class="axis" x1="{l}" x2="{r}" y1="{b}" y2="{b}"/>'
+        '<line class="axis" x1="{l}" x2="{l}" y1="{t}" y2="{b}"/>'
+        '<line class="axis" x1="{l}" x2="{r}" y1="{b}" y2="{b}"/>'
         '<polygon class="band" points="{band}"/>'
         '<polyline class="line" points="{mu}"/>'
-        '<polyline class="line ordinal" points="{ordinal}" stroke-dasharray="5 4" style="stroke: var(--warn)"/>'
+        '<polyline class="line ordinal" points="{ordinal}" stroke-dasharray="5 4" '
+        'style="stroke: var(--warn)"/>'
         "{dots}{x_labels}"
         '<text x="{mid}" y="{h_label}" text-anchor="middle">games played</text>'
         "</svg>",
         w=width,
         h=height,
         title=title,
-        desc=f"μ from {points[0].mu:.2f} to {points[-1].mu:.2f} over {last} games; ordinal now {points[-1].ordinal:.2f}",
+        desc=f"μ from {points[0].mu:.2f} to {points[-1].mu:.2f} over {last} games; "
+        f"ordinal now {points[-1].ordinal:.2f}",
         grid=grid,
         l=left,
         r=width - right,

@@ -9,6 +9,7 @@ from django.utils.cache import patch_vary_headers
 
 from api.throttles import ScopeThrottle
 from core.errors import ApplicationError
+from engines.registry import all_games
 
 PAGE_SIZE = 25
 MAX_ROW_ID = 2**31 - 1  # PostgreSQL's integer: a bigger id in a URL is no row (not a database error)
@@ -61,3 +62,8 @@ def throttled(request: HttpRequest, throttle: ScopeThrottle) -> ApplicationError
     return ApplicationError(
         f"Too many requests; try again in {wait} s.", code="request/throttled", status=429
     )
+
+
+def deck_field_label() -> str:
+    """The label of a form's deck field: which games a saved deck is for, as the registry says."""
+    return f"Your deck ({', '.join(game.spec.name for game in all_games() if game.spec.needs_deck)})"

@@ -61,7 +61,8 @@ def _marks(row: dict, ladder: Ladder, *, left_at=None) -> list[dict[str, str]]:
         marks.append(
             {
                 "text": "inactive",
-                "title": f"has not played for {ladder.inactive_after_days} days: off the ranking until it plays",
+                "title": f"has not played for {ladder.inactive_after_days} days: "
+                f"off the ranking until it plays",
                 "tone": "warn",
             }
         )

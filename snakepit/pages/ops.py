@@ -80,7 +80,8 @@ def queue_depth() -> dict[str, Any]:
             import redis
 
             client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
-            # kombu keeps a queue as one list per priority step: the plain name, then name + "\x06\x16" + step.
+            # kombu keeps a queue as one list per priority step: the plain name, then
+            # name + "\x06\x16" + step.
             names = [queue] + [f"{queue}\x06\x16{step}" for step in range(1, 10)]
             waiting = sum(client.llen(name) for name in names)
             return {
@@ -183,7 +184,7 @@ def matches_in_progress(*, now) -> dict[str, Any]:
 
 def ladder_matches_overdue(*, now) -> dict[int, str]:
     """Running ladder matches past their ladder's match or move deadline, with which one: the beat's
-    deadline sweep (`ratings.services.ladder_deadlines_enforce`) forfeits the late, so any listed here
+    deadline sweep (`ratings.deadlines.ladder_deadlines_enforce`) forfeits the late, so any listed here
     for long means the sweep is not running."""
     rows = (
         LadderMatch.objects.filter(match__status=Match.Status.RUNNING)

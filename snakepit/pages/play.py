@@ -35,10 +35,10 @@ from api.throttles import ActionThrottle, CreateThrottle
 from core.errors import ApplicationError, Forbidden
 from decks.selectors import deck_list_for_owner
 from engines.entropy import part_commitment
-from engines.registry import all_games, game_keys, get_game
+from engines.registry import DEFAULT_GAME, all_games, bot_names, default_bot, game_keys, get_game
 from matches import selectors, services
 from matches.models import Match
-from snakepit.pages.common import paginate, render_page, throttled, wants_fragment
+from snakepit.pages.common import deck_field_label, paginate, render_page, throttled, wants_fragment
 from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
 from snakepit.pages.rendering import view_html
 
@@ -315,28 +315,31 @@ def _entropy(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 class NewMatchForm(forms.Form):
-    """You and bots: the game, how many bots, which bot, for a game played with decks your deck, your
-    seat, and the game's options.
+    """You and bots: the game, how many bots, which of the game's bots (its registry default first),
+    for a game played with decks your deck, your seat, and the game's options.
 
     The options are drawn for one game from its `OptionSpec.describe()`, the description GET /api/games/
     answers, so the page and the API say the same thing about them. The form only reads what was sent;
     the engine judges every value (a number out of range is its `options/out_of_range`, as through the
     API), which is why the number fields carry min and max for the browser but no validators here."""
 
-    DEFAULT_GAME = "rat-snake"
     OPTION_PREFIX = "option_"
     WHOLE_NUMBER = re.compile(r"-?[0-9]{1,18}")
 
     game = forms.ChoiceField()
     bots = forms.IntegerField(min_value=1, max_value=7, initial=1, label="Bots at the table")
-    bot = forms.ChoiceField(label="Bot", choices=[("heuristic", "heuristic"), ("random", "random")])
-    deck = forms.ChoiceField(required=False, label="Your deck (Rag'n'Guns)")
+    bot = forms.ChoiceField(label="Bot")
+    deck = forms.ChoiceField(required=False)
     seat = forms.ChoiceField(label="Your seat", initial="first", required=False)  # not sent: first
 
     def __init__(self, *args, user, game_key: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.spec = get_game(game_key).spec
         self.fields["game"].choices = [(game.spec.key, game.spec.name) for game in all_games()]
+        self.fields["deck"].label = deck_field_label()
+        # The bots are the game's, so they belong to the part of the form drawn for the game.
+        self.fields["bot"].choices = [(name, name) for name in bot_names(game_key)]
+        self.fields["bot"].initial = default_bot(game_key)
         # live.js swaps the game's part of the form (#new-match-game) for the chosen game's, fetched with
         # the same plain GET ?game=<key> that a reload without script makes.
         self.fields["game"].widget.attrs["data-live-reload"] = "#new-match-game"
@@ -374,7 +377,11 @@ class NewMatchForm(forms.Form):
 
     @property
     def table_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("game", "bots", "bot", "deck")]
+        return [self[name] for name in ("game", "bots", "deck")]
+
+    @property
+    def game_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("bot", "seat")]
 
     @property
     def option_rows(self) -> list[dict[str, Any]]:
@@ -406,8 +413,6 @@ class NewMatchForm(forms.Form):
             )
         elif data["seat"].isdigit() and int(data["seat"]) >= seats:
             self.add_error("seat", f"a table of {seats} has seats 0 to {seats - 1}")
-        if data["bot"] not in game.bots():
-            self.add_error("bot", f"{game.spec.name} has no bot {data['bot']!r}")
         if game.spec.needs_deck and not data.get("deck"):
             self.add_error(
                 "deck",
@@ -455,7 +460,7 @@ def play_new(request: HttpRequest) -> HttpResponse:
     script) writes nothing and draws the form again for the game chosen; "Show its options", the
     button shown without script, reloads the page for the chosen game."""
     asked = (request.POST if request.method == "POST" else request.GET).get("game", "")
-    game_key = asked if asked in game_keys() else NewMatchForm.DEFAULT_GAME
+    game_key = asked if asked in game_keys() else DEFAULT_GAME
     if "show_options" in request.POST:
         return redirect(f"{reverse('pages:play-new')}?{urlencode({'game': game_key})}")
     form = NewMatchForm(

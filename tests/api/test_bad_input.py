@@ -34,7 +34,14 @@ def alice(users, client_for):
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/matches/", "/api/tournaments/", "/api/ladders/", "/api/decks/", "/api/ragnguns/deck-checks/"],
+    [
+        "/api/matches/",
+        "/api/tournaments/",
+        "/api/ladders/",
+        "/api/decks/",
+        "/api/ragnguns/deck-checks/",
+        "/api/auth/token/",
+    ],
 )
 def test_json_nested_a_thousand_deep_is_a_400(alice, path):
     response = alice.generic("POST", path, DEEP, content_type="application/json")
@@ -186,3 +193,20 @@ def test_a_foreign_host_and_a_forged_form_get_the_same_json_errors_under_the_api
         "/api/auth/login/", {"username": "alice", "password": "alice-password"}
     )
     assert_error(forged, 403, "auth/csrf_failed")
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/matches/", "/api/tournaments/", "/api/ladders/", "/api/decks/", "/api/challenges/"]
+)
+def test_a_lone_surrogate_in_a_key_or_a_value_is_a_400_never_an_unrenderable_echo(alice, path):
+    # JSON's escapes spell a code point that UTF-8 cannot: echoed in a 400's detail it crashed the
+    # renderer (a 500) on 13 routes. json.dumps writes the escape itself, as an attacker's client would.
+    for body in ({"\ud800": 1}, {"game": "\udfff", "name": "x"}, {"seats": [{"user": "a\ud83d"}]}):
+        raw = json.dumps(body)
+        assert "\\ud" in raw
+        response = alice.generic("POST", path, raw, content_type="application/json")
+        assert_error(response, 400, "request/invalid_text")
+    paired = json.dumps({"name": "\ud83d\udc0d"})  # a surrogate pair is one real character (a snake)
+    assert alice.generic("POST", path, paired, content_type="application/json").json().get("code") != (
+        "request/invalid_text"
+    )

@@ -60,9 +60,14 @@ def test_a_challenge_to_an_unknown_name_looks_like_any_other_and_never_starts(us
     alice = client_for(users["alice"])
     known = challenge(alice, [{"user": "alice"}, {"user": "bob"}])
     unknown = challenge(alice, [{"user": "alice"}, {"user": "nobody-by-this-name"}])
-    shape = lambda made: {
-        key: value for key, value in made.items() if key not in ("id", "seats", "created_at", "expires_at")
-    }
+
+    def shape(made):
+        return {
+            key: value
+            for key, value in made.items()
+            if key not in ("id", "seats", "created_at", "expires_at")
+        }
+
     assert shape(known) == shape(unknown)
     assert [seat["accepted"] for seat in unknown["seats"]] == [True, False]
 

@@ -11,11 +11,12 @@ import random
 import pytest
 from django.core.management import call_command
 
-from engines.registry import game_keys, get_game
+from engines.registry import bot_names, default_bot, game_keys, get_game
 from matches.models import Match
 from matches.selectors import match_game
 from ratings import services as rating_services
 from ratings.models import RatedMatch
+from ratings.rounds import ladder_round_create
 from tests.support import act_once, match_with_people
 
 pytestmark = pytest.mark.django_db
@@ -44,9 +45,9 @@ def human(key: str, user) -> dict:
 
 
 def seats_with_bots(key: str, humans: list[dict]) -> list[dict]:
-    """The humans, then heuristic bots up to the game's smallest table."""
+    """The humans, then the game's default bot up to its smallest table."""
     missing = max(get_game(key).spec.min_players - len(humans), 0)
-    return [*humans, *([{"bot": "heuristic"}] * missing)]
+    return [*humans, *([{"bot": default_bot(key)}] * missing)]
 
 
 def audiences(match: Match) -> dict[int, frozenset[int] | None]:
@@ -65,7 +66,8 @@ def audiences(match: Match) -> dict[int, frozenset[int] | None]:
 def test_the_game_is_described_by_the_games_endpoint(key, client_for):
     described = {game["key"]: game for game in client_for().get("/api/games/").json()}
     assert described[key]["name"] == get_game(key).spec.name
-    assert {"random", "heuristic"} <= set(described[key]["bots"])
+    assert described[key]["bots"] == sorted(bot_names(key)) and "random" in described[key]["bots"]
+    assert described[key]["default_bot"] == default_bot(key)
     assert described[key]["min_players"] >= 2
 
 
@@ -162,7 +164,7 @@ def test_a_tournament_of_it_is_played_by_bots_and_records_every_result(
     slug = created.json()["slug"]
     assert organiser.post(f"/api/tournaments/{slug}/open/").status_code == 200
     for number in range(2 * seats):
-        bot = ("heuristic", "random")[number % 2]
+        bot = bot_names(key)[number % len(bot_names(key))]
         assert (
             organiser.post(f"/api/tournaments/{slug}/register/", {"bot": bot}, format="json").status_code
             == 201
@@ -195,11 +197,11 @@ def test_a_ladder_of_it_plays_bot_rounds_and_rates_each_match_once(
         game_key=key, name=f"{key} ladder", slug="ladder", seats_per_match=seats
     )
     for number in range(seats):
-        rating_services.ladder_join(ladder=ladder, bot=("heuristic", "random")[number % 2])
+        rating_services.ladder_join(ladder=ladder, bot=bot_names(key)[number % len(bot_names(key))])
     rng = random.Random(3)
     for _ in range(3):
         with django_capture_on_commit_callbacks(execute=True):
-            rating_services.ladder_round_create(ladder_id=ladder.pk, rng=rng)
+            ladder_round_create(ladder_id=ladder.pk, rng=rng)
     matches = Match.objects.filter(ladder_match__round__ladder=ladder)
     assert matches.count() == 3 and all(match.is_finished for match in matches)
     assert RatedMatch.objects.filter(ladder=ladder).count() == 3

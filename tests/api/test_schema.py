@@ -61,6 +61,17 @@ def test_every_operation_documents_its_errors_as_the_error_component(document):
                 assert "Codes: `" in response["description"], (method, path, status)
 
 
+def test_a_games_catalogue_lists_the_catalogue_codes_under_its_games_tag(document):
+    """/api/<game>/... is tagged with the game's key; the schema needs no area named after a game."""
+    operation = document["paths"]["/api/ragnguns/cards/{id}/"]["get"]
+    assert operation["tags"] == ["ragnguns"]
+    assert "`card/not_found`" in operation["responses"]["404"]["description"]
+    assert (
+        "`card/not_found`"
+        not in document["paths"]["/api/matches/{id}/"]["get"]["responses"]["404"]["description"]
+    )
+
+
 def test_lists_say_whether_they_are_paginated(document):
     def body(path, method="get", status="200"):
         return document["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]

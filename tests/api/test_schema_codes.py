@@ -41,7 +41,7 @@ _AREAS = {
         "api/matches.py",
     ],
     ("challenges",): ["matches/challenges.py", "api/challenges.py"],
-    ("decks", "ragnguns"): ["decks", "api/decks.py"],
+    ("decks", "catalogues"): ["decks", "api/catalogue.py", "api/decks.py"],
 }
 
 # Refusals (code, status) raised where no request reaches them, and why.

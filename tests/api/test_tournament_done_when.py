@@ -123,7 +123,10 @@ def test_a_64_player_swiss_and_a_16_player_double_elimination_run_by_their_organ
         round_one = organiser.get(swiss.url("tables/")).json()
         assert len(round_one) == 32
         assert {ids[forbidden[0]], ids[forbidden[1]]} not in [set(t["players"]) for t in round_one]
-        stronger = lambda a, b: min(a, b, key=lambda p: order.index(swiss.names[p]))
+
+        def stronger(a, b):
+            return min(a, b, key=lambda p: order.index(swiss.names[p]))
+
         disputed = swiss.report_round(dispute=True, winner=stronger)
         # A late entrant, registered by the organiser, joins from round 3 with a half point for each
         # missed round; a player drops in the middle of round 2 and forfeits at once.
@@ -192,7 +195,10 @@ def test_a_64_player_swiss_and_a_16_player_double_elimination_run_by_their_organ
         bracket = organiser.get(double.url("bracket/")).json()
         ids = {name: player for player, name in double.names.items()}
         assert bracket["seeds"][:2] == [ids[sixteen[15]], ids[sixteen[14]]]
-        better = lambda a, b: min(a, b, key=lambda p: sixteen[::-1].index(double.names[p]))
+
+        def better(a, b):
+            return min(a, b, key=lambda p: sixteen[::-1].index(double.names[p]))
+
         assert double.report_round(dispute=True, winner=better)
         # A player who lost once drops while at an open table of the losers' bracket.
         post(organiser, double.url("next-round/"))

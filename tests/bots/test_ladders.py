@@ -17,7 +17,9 @@ from bots.services import bot_match_create, ladder_seats_bind
 from core.errors import Rejected
 from matches.models import Match
 from ratings import services as ladders
+from ratings.deadlines import ladder_deadlines_enforce
 from ratings.models import LadderEntry, RatedMatch, RatingChange
+from ratings.rounds import ladder_round_create
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +63,7 @@ def test_uploaded_bots_join_through_the_api_play_their_rounds_on_the_worker_and_
     assert join(bob, theirs).status_code == 201
     for _ in range(2):
         with django_capture_on_commit_callbacks(execute=True):
-            played = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(3)).matches
+            played = ladder_round_create(ladder_id=duel.pk, rng=random.Random(3)).matches
         assert len(played) == 1
         match = Match.objects.get(pk=played[0].pk)
         assert match.is_finished
@@ -146,10 +148,10 @@ def test_the_deadline_sweep_never_forfeits_an_uploaded_bot(users, client_for, du
         passed(bot_id, 1)
         assert join(client, bot_id).status_code == 201
     # No on_commit callbacks run here: the worker never comes, as when it died.
-    match = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(1)).matches[0]
+    match = ladder_round_create(ladder_id=duel.pk, rng=random.Random(1)).matches[0]
     assert BotSeat.objects.filter(match=match).count() == 2
     late = timezone.now() + timedelta(seconds=duel.match_deadline_seconds + 60)
-    assert ladders.ladder_deadlines_enforce(now=late) == []
+    assert ladder_deadlines_enforce(now=late) == []
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
     assert list(LadderEntry.objects.values_list("no_shows", flat=True)) == [0, 0]
@@ -245,7 +247,7 @@ def _person_against_uploaded_bot(users, client_for, duel, capture):
     assert join(bob, bot_id).status_code == 201
     assert client_for(users["alice"]).post("/api/ladders/duel/join/", {}, format="json").status_code == 201
     with capture(execute=True):
-        return ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
+        return ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
 
 
 @needs_root
@@ -303,7 +305,7 @@ def test_a_ladder_table_of_bots_alone_draws_its_chance_from_the_seed(users, clie
     passed(bot_id, 1)
     assert join(alice, bot_id).status_code == 201
     ladders.ladder_join(ladder=duel, bot="random")
-    match = ladders.ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
+    match = ladder_round_create(ladder_id=duel.pk, rng=random.Random(5)).matches[0]
     assert match.entropy == Match.Entropy.SERVER
 
 

@@ -26,7 +26,7 @@ def test_the_schemas_are_valid_json_schemas():
 
 
 @pytest.mark.parametrize("game_key", game_keys())
-def test_every_message_of_a_random_playout_validates(game_key):
+def test_every_message_of_a_random_game_validates(game_key):
     game = get_game(game_key)
     checked = 0
     for match_seed in range(2):

@@ -20,6 +20,7 @@ from engines.ragnguns import load_prebuilt
 from matches.models import Match, MatchEvent
 from ratings import services as ladders
 from ratings.models import LadderEntry, RatedMatch
+from ratings.rounds import ladder_round_create
 from tests.bots.conftest import program
 
 pytestmark = pytest.mark.django_db
@@ -239,7 +240,7 @@ def test_passed_ragnguns_bots_join_a_ladder_with_their_decks_and_the_worker_play
         assert entry.deck_version_id == deck.pk
         assert "deck" not in joined.json() and deck.deck.share_id not in joined.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        played = ladders.ladder_round_create(ladder_id=standard.pk, rng=random.Random(5)).matches
+        played = ladder_round_create(ladder_id=standard.pk, rng=random.Random(5)).matches
     assert len(played) == 1
     match = Match.objects.get(pk=played[0].pk)
     assert match.is_finished
@@ -286,7 +287,7 @@ def test_a_ban_list_that_makes_a_bots_deck_illegal_pauses_its_ladder_entry(
         deck_services.ban_lists_take_effect()
     entry.refresh_from_db()
     assert entry.paused_reason == LadderEntry.Pause.DECK_ILLEGAL
-    assert ladders.ladder_round_create(ladder_id=standard.pk).round is None  # bob's bot is left alone
+    assert ladder_round_create(ladder_id=standard.pk).round is None  # bob's bot is left alone
     alice = client_for(users["alice"])
     again = alice.post(f"/api/bots/{bot_id}/ladders/", {"ladder": "guns", "version": 1}, format="json")
     assert (again.status_code, again.json()["code"]) == (422, "deck/illegal")

@@ -18,6 +18,7 @@ from bots.tasks import bot_version_validate
 from matches.models import MatchEvent
 from ratings import services as ladders
 from ratings.models import LadderEntry, RatedMatch
+from ratings.rounds import ladder_round_create
 from snakepit.processes import celery_process, private_broker
 from tests.bots.conftest import program
 from tests.bots.servers import BotServer
@@ -164,9 +165,7 @@ def test_uploaded_bots_join_a_ladder_through_the_api_and_a_worker_plays_and_rate
             )
             assert joined.status_code == 201, joined.json()
         for number in range(1, 3):
-            assert (
-                len(ladders.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(number)).matches) == 1
-            )
+            assert len(ladder_round_create(ladder_id=ladder.pk, rng=random.Random(number)).matches) == 1
             wait_until(
                 lambda number=number: RatedMatch.objects.filter(ladder=ladder).count() == number,
                 timeout=120,

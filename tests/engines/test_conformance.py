@@ -106,7 +106,7 @@ def test_spec_describes_itself_as_json(key: str) -> None:
 @pytest.mark.parametrize(("key", "seats"), cases())
 @SEEDS
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
-def test_random_playouts_reach_an_outcome_and_replay_exactly(key: str, seats: int, seed: int) -> None:
+def test_random_games_reach_an_outcome_and_replay_exactly(key: str, seats: int, seed: int) -> None:
     game = get_game(key)
     playout = play(game, seats, seed)
     outcome = game.outcome(playout.final)

@@ -1,116 +1,121 @@
-"""`engines.playout`: its draws are exactly `engines.chance.draw`'s (the published algorithm), for
-every kind of request, short and long seeds, and the rare rejected word."""
+"""`engines.playout.play_forward`, the service's engine loop: whom it stops for, what it does with a
+failing bot, and `playout`, a whole match played with it."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 
 import pytest
 
 from engines.bots import RandomBot
-from engines.chance import ChanceRequest, draw
-from engines.playout import _Draws, playout
-from engines.registry import game_keys, get_game
+from engines.playout import bot_rng, play_forward, playout, service_bot_rngs
+from engines.protocol import Bot, Turn
+from engines.registry import get_game
+from engines.replay import replay
 
-REQUESTS = [
-    ChanceRequest.dice("dice", count=1),
-    ChanceRequest.dice("dice", count=2),
-    ChanceRequest.dice("dice", count=3),
-    ChanceRequest.dice("dice", count=4),
-    ChanceRequest.dice("dice", count=5),
-    ChanceRequest.dice("gamble", count=1, sides=6),
-    ChanceRequest.dice("d20", count=2, sides=20),
-    ChanceRequest.choice("pick", size=7),
-    ChanceRequest.shuffle("deck", size=12),
-]
-SEEDS = [b"", bytes(8), (12345).to_bytes(8, "big"), hashlib.sha256(b"seed").digest(), b"k" * 64, b"long" * 40]
+GAME = get_game("rat-snake")
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("request_", REQUESTS, ids=lambda r: f"{r.kind}-{r.count or r.size}-{r.sides}")
-def test_playout_draws_equal_the_published_draw(seed: bytes, request_: ChanceRequest) -> None:
-    draws = _Draws(seed)
-    for seq in range(1, 200):
-        assert draws(seq, request_) == draw(seed, seq, request_)
+def _forward(state, bots, *, chance_key=b"seed", limit=10_000, **options):
+    return play_forward(
+        GAME,
+        state,
+        bots=bots,
+        after=0,
+        chance_key=chance_key,
+        rng_for=service_bot_rngs(b"seed"),
+        limit=limit,
+        **options,
+    )
 
 
-def test_a_rejected_word_is_left_to_the_published_draw() -> None:
-    """With n = 2**63 + 1 about half the words are rejected: the fast path must step aside."""
-    request = ChanceRequest.choice("huge", size=2**63 + 1)
-    dice = ChanceRequest.dice("huge", count=3, sides=2**63 + 1)
-    draws = _Draws(b"seed")
-    for seq in range(1, 100):
-        assert draws(seq, request) == draw(b"seed", seq, request)
-        assert draws(seq, dice) == draw(b"seed", seq, dice)
+def test_it_stops_where_a_person_must_decide_and_the_log_replays() -> None:
+    state = GAME.new_state(seats=2, options=None)
+    events = _forward(state, [RandomBot(), None])
+    decision = GAME.decision(state)
+    assert decision.kind != "over" and 1 in decision.seats
+    assert all(event.seat != 1 for event in events if event.kind == "action")
+    assert replay(GAME, seats=2, options=None, events=events).state == state
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 5, 9, 17, 33, 129, 130, 300])
-def test_shuffles_of_every_length_equal_the_published_draw(size: int) -> None:
-    """Shuffles take (size - 1) / 4 blocks; past `_SHUFFLE_MAX` they are left to `draw`."""
-    request = ChanceRequest.shuffle("deck", size=size)
-    for seed in SEEDS[:3]:
-        draws = _Draws(seed)
-        for seq in range(1, 40):
-            assert draws(seq, request) == draw(seed, seq, request)
+def test_without_a_chance_key_it_stops_before_chance() -> None:
+    game = get_game("rattlebones")  # which opens with a shuffle of the tiles
+    state = game.new_state(seats=2, options=None)
+    assert game.decision(state).kind == "chance"
+    events = play_forward(
+        game, state, bots=[RandomBot(), RandomBot()], after=0, chance_key=None, rng_for=bot_rng, limit=100
+    )
+    assert events == [] and game.decision(state).kind == "chance"
 
 
-def test_a_rejected_shuffle_word_is_left_to_the_published_draw(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Words of a shuffle are never rejected in practice (the limits are within n of 2**64), so the
-    plan is given limits of 2**63: most shuffles then meet a word at or over it and must step aside
-    to `draw`; the others are drawn here, and both must be the published outcome."""
-    from engines import playout as harness
-
-    request = ChanceRequest.shuffle("deck", size=6)
-    plan = list(harness._plan(request))
-    plan[4] = (2**63,) * 5
-    monkeypatch.setitem(harness._PLANS, id(request), tuple(plan))
-    stepped_aside = []
-
-    def published(seed: bytes, seq: int, request_: ChanceRequest) -> dict:
-        stepped_aside.append(seq)
-        return draw(seed, seq, request_)
-
-    monkeypatch.setattr(harness, "draw", published)
-    draws = _Draws(b"seed")
-    for seq in range(1, 200):
-        assert draws(seq, request) == draw(b"seed", seq, request)
-    assert 0 < len(stepped_aside) < 199
+def test_it_stops_after_the_limit() -> None:
+    state = GAME.new_state(seats=2, options=None)
+    assert len(_forward(state, [RandomBot(), RandomBot()], limit=5)) == 5
 
 
-def test_playout_events_equal_the_protocol_events() -> None:
-    from engines.playout import _event
-    from engines.protocol import Event
+class _Crashing(Bot):
+    name = "crashing"
 
-    assert _event("action", 1, {"type": "x"}) == Event.action(1, {"type": "x"})
-    assert _event("chance", None, {"dice": [3]}) == Event.chance_outcome({"dice": [3]})
-    assert repr(_event("chance", None, {"dice": [3]})) == repr(Event.chance_outcome({"dice": [3]}))
+    def act(self, turn: Turn, rng: random.Random):
+        raise ZeroDivisionError
 
 
-class _RandomThroughTurn(RandomBot):
-    """The random bot reached through `Turn` and `act`, as any other bot is."""
+class _Illegal(Bot):
+    name = "illegal"
+
+    def act(self, turn: Turn, rng: random.Random):
+        return {"type": "no-such-action"}
 
 
-@pytest.mark.parametrize("key", game_keys())
-def test_the_inlined_random_bot_plays_exactly_like_the_random_bot(key: str) -> None:
-    game = get_game(key)
-    seats = max(game.spec.min_players, 2)
-    for seed in (b"a", b"b", b"c"):
-        fast_state, fast = playout(game, seats=seats, seed=seed)
-        slow_state, slow = playout(game, seats=seats, seed=seed, bots=[_RandomThroughTurn()] * seats)
-        assert fast == slow
-        assert game.view(fast_state, None) == game.view(slow_state, None)
+@pytest.mark.parametrize(
+    ("bot", "reason"), [(_Crashing(), "crashed: ZeroDivisionError"), (_Illegal(), "illegal")]
+)
+def test_a_failing_bot_forfeits_its_seat(bot: Bot, reason: str) -> None:
+    state = GAME.new_state(seats=2, options=None)
+    events = _forward(state, [bot, bot])
+    assert events[-1].kind == "forfeit" and reason in events[-1].payload["reason"]
+    assert GAME.outcome(state).ranks[events[-1].seat] == 2
 
 
-class _OwnRandom(random.Random):
-    """Not a plain `random.Random`: the harness leaves the choice to its own `choice`."""
+def test_a_failing_bot_raises_where_its_error_is_wanted() -> None:
+    state = GAME.new_state(seats=2, options=None)
+    with pytest.raises(ZeroDivisionError):
+        _forward(state, [_Crashing(), _Crashing()], forfeit_failing_bots=False)
 
 
-@pytest.mark.parametrize("key", game_keys())
-def test_the_inlined_choice_draws_what_random_choice_draws(key: str) -> None:
-    game = get_game(key)
-    seats = max(game.spec.min_players, 2)
-    for seed in (b"d", b"e"):
-        _, fast = playout(game, seats=seats, seed=seed, rng=random.Random(seed))
-        _, slow = playout(game, seats=seats, seed=seed, rng=_OwnRandom(seed))
-        assert fast == slow
+def test_the_service_hands_each_bot_move_its_own_generator() -> None:
+    seen = []
+
+    def rng_for(seq: int) -> random.Random:
+        seen.append(seq)
+        return bot_rng(b"seed", seq)
+
+    state = GAME.new_state(seats=2, options=None)
+    events = play_forward(
+        GAME,
+        state,
+        bots=[RandomBot(), RandomBot()],
+        after=7,
+        chance_key=b"seed",
+        rng_for=rng_for,
+        limit=10_000,
+    )
+    actions = [seq for seq, event in enumerate(events, 8) if event.kind == "action"]
+    assert seen == actions and actions
+    assert bot_rng(b"seed", 8).random() == bot_rng(b"seed", 8).random() != bot_rng(b"seed", 9).random()
+
+
+@pytest.mark.parametrize("seed", [b"", bytes(8), b"k" * 64, b"long" * 40])
+def test_the_service_generators_are_bot_rng(seed: bytes) -> None:
+    """`service_bot_rngs` does the HMAC key schedule once a match: the generators are `bot_rng`'s."""
+    rng_for = service_bot_rngs(seed)
+    for seq in (1, 2, 17, 12345):
+        assert rng_for(seq).getstate() == bot_rng(seed, seq).getstate()
+
+
+def test_playout_plays_to_the_end_or_says_it_did_not() -> None:
+    state, log = playout(GAME, seats=2, seed=b"whole")
+    assert GAME.outcome(state) is not None
+    assert replay(GAME, seats=2, options=None, events=log).state == state
+    with pytest.raises(RuntimeError, match="no end after 3 events"):
+        playout(GAME, seats=2, seed=b"whole", max_events=3)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ENGINES = Path(__file__).resolve().parents[2] / "engines"
+TEST_GAMES = Path(__file__).resolve().parents[1] / "games"  # held to the same rules as shipped ones
 
 FORBIDDEN_PACKAGES = {"django", "rest_framework", "celery"}
 # `random.Random(seed)` is a generator a caller owns; everything else in `random` is the global one.
@@ -114,11 +115,12 @@ def problems(source: str, filename: str = "<source>") -> list[str]:
 
 
 def engine_files() -> list[Path]:
-    return sorted(path for path in ENGINES.rglob("*.py") if "__pycache__" not in path.parts)
+    files = [*ENGINES.rglob("*.py"), *TEST_GAMES.rglob("*.py")]
+    return sorted(path for path in files if "__pycache__" not in path.parts)
 
 
 def test_there_are_engine_files() -> None:
-    assert (ENGINES / "protocol.py") in engine_files()
+    assert {ENGINES / "protocol.py", TEST_GAMES / "cup_dice" / "rules.py"} <= set(engine_files())
 
 
 @pytest.mark.parametrize("path", engine_files(), ids=lambda path: str(path.relative_to(ENGINES.parent)))

@@ -180,7 +180,7 @@ def plan_make(run: LoadRun, port: int) -> dict:
 def ladders_round_now() -> int:
     """A round of every active ladder at once, so bots are playing from the first second."""
     from ratings.models import Ladder
-    from ratings.services import ladder_round_create
+    from ratings.rounds import ladder_round_create
 
     return sum(
         len(ladder_round_create(ladder_id=pk).matches)
@@ -305,7 +305,8 @@ def ladders_stop_and_drain(timeout: float) -> None:
             return
         if time.monotonic() - said > 10:
             say(
-                f"draining the ladders: {running} match(es) running, {len(unrated)} finished and not yet rated"
+                f"draining the ladders: {running} match(es) running, "
+                f"{len(unrated)} finished and not yet rated"
             )
             said = time.monotonic()
         time.sleep(1)
@@ -433,7 +434,8 @@ def report(run: LoadRun) -> str:
     for row in run.stats:
         name = f"{row['Type']} {row['Name']}" if row["Type"] else row["Name"]
         lines.append(
-            f"| {name} | {row['Request Count']} | {float(row['Requests/s']):.1f} | {row['50%']} | {row['99%']} "
+            f"| {name} | {row['Request Count']} | {float(row['Requests/s']):.1f} | {row['50%']} "
+            f"| {row['99%']} "
             f"| {row['Failure Count']} |"
         )
     total = Counter()
@@ -442,7 +444,8 @@ def report(run: LoadRun) -> str:
     server_errors = sum(count for code, count in total.items() if code.startswith("5"))
     lines += [
         "",
-        f"Statuses: {dict(sorted(total.items()))} (0 = the connection closed with no answer); 5xx: {server_errors}.",
+        f"Statuses: {dict(sorted(total.items()))} (0 = the connection closed with no answer); "
+        f"5xx: {server_errors}.",
         f"Match events appended during the run: {run.events_after - run.events_before}.",
         f"After-run check: {json.dumps(run.check)}.",
     ]

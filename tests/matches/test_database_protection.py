@@ -350,7 +350,8 @@ def test_the_service_role_cannot_truncate_drop_triggers_or_alter_the_event_table
         service.refused(f"UPDATE matches_match SET seed = 'x' WHERE id = {match_id}", REFUSED_BY_TRIGGER)
         # It can still add an event and read it back (rolled back, as every statement here).
         added = service.run(
-            f"INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, kind, seat, payload, schema_version, created_at)"
+            f"INSERT INTO {MatchEvent._meta.db_table} (match_id, seq, kind, seat, payload, "
+            f"schema_version, created_at)"
             f" SELECT match_id, max(seq) + 1, 'forfeit', 0, '{{}}', 1, now() FROM {MatchEvent._meta.db_table}"
             f" WHERE match_id = {match_id} GROUP BY match_id RETURNING seq"
         )

@@ -22,6 +22,8 @@ from matches.services import SeatSpec, match_create, match_forfeit, match_submit
 from matches.store import match_advance
 from ratings import services as ladders
 from ratings.models import LadderEntry
+from ratings.rate import ladder_ratings_apply
+from ratings.rounds import ladder_round_create
 from ratings.selectors import ratings_rebuild
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournaments
@@ -53,10 +55,10 @@ def ladder_played(rounds=4):
     for _ in range(4):
         ladders.ladder_join(ladder=ladder, bot="random")
     for number in range(rounds):
-        made = ladders.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(number), bots_play="caller")
+        made = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(number), bots_play="caller")
         for match in made.matches:
             match_advance(match_id=match.pk)
-        ladders.ladder_ratings_apply(ladder_id=ladder.pk)
+        ladder_ratings_apply(ladder_id=ladder.pk)
     return ladder
 
 

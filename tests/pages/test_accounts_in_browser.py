@@ -6,26 +6,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
-
-
-@pytest.fixture
-def page():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser.new_page()
-        browser.close()
-
 
 def test_sign_up_shows_its_errors_inline_then_signs_in_out_and_back(
     page, live_server, transactional_db, users

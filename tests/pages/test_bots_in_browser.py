@@ -8,7 +8,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -16,24 +15,9 @@ import pytest
 from bots.models import BotVersion
 from ratings import services as ladders
 from ratings.models import LadderEntry
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "programs" / "random_bot.py"
 needs_root = pytest.mark.usefixtures("root_worker")
-
-
-@pytest.fixture
-def browser():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def sign_in(page, live_server, username, password):

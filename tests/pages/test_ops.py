@@ -148,8 +148,8 @@ def test_the_checks_record_their_answer_when_they_run_anywhere(client, staff, us
     match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")])
     client.force_login(staff)
     assert (
-        'data-check="replay_matches"><td><code>replay_matches</code></td>\n          <td><span class="muted">not run yet'
-        in client.get("/ops/").content.decode()
+        'data-check="replay_matches"><td><code>replay_matches</code></td>'
+        '\n          <td><span class="muted">not run yet' in client.get("/ops/").content.decode()
     )
     call_command("replay_matches", stdout=io.StringIO(), stderr=io.StringIO())
     [replayed, tournaments, ratings] = ops_records.check_results()
@@ -206,7 +206,8 @@ def test_staff_void_a_match_as_an_event_and_pause_a_ladder(client, users, staff)
 def test_ladder_matches_past_their_deadline_are_flagged(client, users, staff):
     import random
 
-    from ratings.services import ladder_join, ladder_round_create
+    from ratings.rounds import ladder_round_create
+    from ratings.services import ladder_join
 
     ladder = ladder_create(game_key="rat-snake", name="Quick", created_by=users["carol"])
     ladder_join(ladder=ladder, user=users["alice"])

@@ -6,7 +6,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
 import uuid
 
 import pytest
@@ -15,21 +14,6 @@ from matches.models import Match, MatchEvent
 from matches.services import SeatSpec, match_create
 from ratings.models import Ladder
 from ratings.services import ladder_create
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
-
-
-@pytest.fixture
-def page():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser.new_page()
-        browser.close()
 
 
 @pytest.fixture(autouse=True)

@@ -6,28 +6,10 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from snakepit.demo import DEMO_PASSWORD, DEMO_USERNAME, demo_data_ensure
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
-
-
-@pytest.fixture
-def page():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API refuses to run inside an event loop; Django's async-unsafe check would
-    # otherwise trip on the live server's database calls made from this thread.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield browser.new_page()
-        browser.close()
 
 
 @pytest.fixture

@@ -4,20 +4,18 @@ written, each game's own board and the generic one for a game without, and the n
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-from dataclasses import replace
 
 import pytest
 
-from engines import registry
-from engines.registry import game_keys, get_game
+from engines.registry import bot_names, default_bot, game_keys, get_game
 from matches.models import Match, MatchEvent
 from matches.selectors import match_decision, match_head_seq, match_snapshot
 from matches.services import SeatSpec, match_create
 from snakepit.pages.play import board_template_name
 from snakepit.pages.play_actions import ActionFormError, action_from_form, action_groups
+from tests.games import TEST_GAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -221,34 +219,50 @@ def test_someone_without_a_seat_sees_a_spectators_page_and_cannot_act(client, us
     assert match_head_seq(match) == seq
 
 
-def test_every_game_has_its_own_board():
+def test_each_shipped_game_has_its_own_board_and_a_test_only_game_the_generic_one():
+    shipped = [key for key in game_keys() if key not in TEST_GAMES]
+    assert len(shipped) == 5 and "cup-dice" in game_keys()
     assert {key: board_template_name(key) for key in game_keys()} == {
-        key: f"play/{key}.html" for key in game_keys()
+        **{key: f"play/{key}.html" for key in shipped},
+        **{key: "play/generic.html" for key in TEST_GAMES},
     }
 
 
-def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_one(
-    client, users, monkeypatch
-):
-    """A new game (here Rat-Snake under another key, as a new registry entry would be) has a playable
-    page before anyone draws it."""
-    plain = copy.copy(get_game("rat-snake"))
-    plain.spec = replace(plain.spec, key="plain-snake", name="Plain Snake")
-    monkeypatch.setitem(registry._ENGINES, "plain-snake", "engines.ratsnake:GAME")
-    monkeypatch.setitem(registry._loaded, "plain-snake", plain)
+def test_a_game_without_a_board_of_its_own_is_drawn_and_played_with_the_generic_one(client, users):
+    """Cup Dice (tests/games/) has no board template: its page draws the view with the generic one,
+    its hidden die shown to its owner alone, and a move through it is written."""
     match = match_create(
-        game_key="plain-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")]
+        game_key="cup-dice", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="random")], seed=bytes(32)
     )
-    assert board_template_name("plain-snake") == "play/generic.html"
     signed_in(client, users["alice"])
-    html = client.get(f"/play/{match.pk}/").content.decode()
-    assert 'data-board="generic"' in html and 'class="view-tree"' in html and "Purses" in html
+    response = client.get(f"/play/{match.pk}/")
+    html = response.content.decode()
+    assert 'data-board="generic"' in html and 'class="view-tree"' in html and "Cups" in html
+    alice_die, _ = match_snapshot(match).state.dice
+    [mine, the_bots] = response.context["view"]["cups"]
+    assert (mine["die"], the_bots["die"], the_bots["rolled"]) == (alice_die, None, True)
     action, seq = decide_for(match, 0)
     client.post(
         f"/play/{match.pk}/",
         {"expected_seq": seq, "idempotency_key": "g", "chosen_action": json.dumps(action)},
     )
     assert MatchEvent.objects.filter(match=match, seq=seq + 1, seat=0).exists()
+
+
+def test_the_new_match_form_offers_the_games_own_bots_its_default_first(client, users):
+    signed_in(client, users["alice"])
+    for key in game_keys():
+        html = client.get(f"/play/new/?game={key}").content.decode()
+        [select] = re.findall(r'<select name="bot".*?</select>', html, re.DOTALL)
+        assert re.findall(r'<option value="([\w-]+)"', select) == bot_names(key)
+        assert f'<option value="{default_bot(key)}" selected>' in select
+        assert f'<option value="{key}" selected>' in html
+    refused = client.post("/play/new/", {"game": "cup-dice", "bots": 1, "bot": "heuristic"})
+    assert refused.status_code == 400 and "bot-errors" in refused.content.decode()
+    made = client.post("/play/new/", {"game": "cup-dice", "bots": 2, "bot": "random"})
+    match = Match.objects.get()
+    assert made["Location"] == f"/play/{match.pk}/"
+    assert [seat.label for seat in match.seats.order_by("index")] == ["alice", "bot:random", "bot:random"]
 
 
 @pytest.mark.parametrize(

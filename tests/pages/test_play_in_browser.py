@@ -8,7 +8,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
 import random
 import re
 
@@ -18,27 +17,12 @@ from decks.selectors import deck_version_brought
 from decks.services import deck_create
 from engines.entropy import part_commitment
 from engines.ragnguns import load_prebuilt
-from engines.registry import get_game
+from engines.registry import default_bot, get_game
 from matches.models import Match
 from matches.selectors import match_event_listing, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
-from tests.support import unavailable
 
 MAX_CLICKS = 400
-
-
-@pytest.fixture
-def browser():
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 def sign_in(page, live_server, username, password):
@@ -71,7 +55,7 @@ def play_to_the_end(page) -> int:
     raise AssertionError(f"still playing after {MAX_CLICKS} clicks")
 
 
-def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_clicks(
+def test_a_newcomer_signs_up_takes_a_token_and_plays_three_games_to_the_end_with_clicks(
     browser, live_server, transactional_db, settings
 ):
     """With the service's default of every seat adding its part of the chance (made in the browser)."""
@@ -101,15 +85,19 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
     )
     assert response.status == 200
 
-    for game in ("rat-snake", "rattlesnake"):
+    # Cup Dice (tests/games/) has no board of its own and only the random bot: the generic board.
+    games = {"rat-snake": "rat-snake", "rattlesnake": "rattlesnake", "cup-dice": "generic"}
+    for game, board in games.items():
         page.click("text=Play a match against a bot") if game == "rat-snake" else page.goto(
             f"{live_server.url}/play/new/"
         )
         page.select_option("#id_game", game)
+        page.wait_for_selector(f'#new-match-options[data-game="{game}"]')  # its bots and options drawn
         page.fill("#id_bots", "1")
-        page.select_option("#id_bot", "heuristic")
+        assert page.input_value("#id_bot") == default_bot(game)
+        page.select_option("#id_bot", default_bot(game))
         page.click("#new-match [type=submit]")
-        page.wait_for_selector(f'[data-board="{game}"]')
+        page.wait_for_selector(f'[data-board="{board}"]')
         match = Match.objects.get(game=game, seats__user__username="newcomer")
         assert page.url.endswith(f"/play/{match.pk}/")
         clicks = play_to_the_end(page)
@@ -121,7 +109,7 @@ def test_a_newcomer_signs_up_takes_a_token_and_plays_two_games_to_the_end_with_c
         assert "newcomer" in page.inner_text(".play-outcome")
         page.wait_for_selector("#play-head >> text=finished", timeout=10000)  # the polled head catches up
     page.goto(f"{live_server.url}/play/")
-    assert page.locator("#my-matches tbody tr").count() == 2
+    assert page.locator("#my-matches tbody tr").count() == len(games)
 
 
 def test_two_people_act_in_one_live_match_and_each_page_follows_the_other(

@@ -7,7 +7,6 @@ Without a `chromium` on the PATH these tests skip on a laptop and fail under CI=
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -25,49 +24,9 @@ from snakepit.demo import (
     demo_accounts_ensure,
     demo_data_ensure,
 )
-from tests.pages.browser import CHROMIUM, CHROMIUM_FLAGS
 from tests.pages.spectator import live_match_with_secrets
-from tests.support import unavailable
 
-BROWSER_FLAGS = [
-    *CHROMIUM_FLAGS,
-    # The "other site" framing the embed is a page this test makes up (no address of its own), which
-    # Chromium would take for a public one and keep from framing a local address.
-    "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests",
-]  # fmt: skip
 TIMEOUT_MS = 15_000
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One browser for the module; each test opens its own page (its own cookies)."""
-    if CHROMIUM is None:
-        unavailable("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # The live server's database calls happen in its own thread; Playwright's sync API runs an event
-    # loop in this one, which Django's async-safety check would otherwise mistake for async code.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    context.set_default_timeout(TIMEOUT_MS)
-    yield context.new_page()
-    context.close()
-
-
-@pytest.fixture
-def page_without_js(browser):
-    context = browser.new_context(java_script_enabled=False)
-    context.set_default_timeout(TIMEOUT_MS)
-    yield context.new_page()
-    context.close()
 
 
 def finished_match():

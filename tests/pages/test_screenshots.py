@@ -1,20 +1,21 @@
 """`manage.py screenshots DIR` starts its own throwaway server with the demo data and writes a PNG of
-each main page, saying which as it goes. Needs Debian's chromium (skipped without it, failed under CI=true)."""
+each main page, saying which as it goes. Needs Debian's chromium (skipped without it, failed under
+CI=true)."""
 
 from __future__ import annotations
 
 import io
-import shutil
 
 from django.core.management import call_command
 
+from tests.pages.browser import CHROMIUM
 from tests.support import unavailable
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def test_screenshots_of_the_main_pages_from_a_throwaway_demo_server(tmp_path):
-    if shutil.which("chromium") is None and shutil.which("chromium-browser") is None:
+    if CHROMIUM is None:
         unavailable("Debian's chromium is not installed (apt-get install chromium)")
     out = io.StringIO()
     call_command("screenshots", str(tmp_path / "shots"), stdout=out)

@@ -28,7 +28,7 @@ def _die_once(marker: Path, point: str) -> None:
 
 def _install(point: str, marker: Path) -> None:
     from matches.signals import match_finished
-    from ratings import services, tasks
+    from ratings import rate, tasks
 
     if point == "finished":
         send = match_finished.send
@@ -48,22 +48,22 @@ def _install(point: str, marker: Path) -> None:
 
         tasks.ladder_ratings_apply.delay = queued_then_die
     elif point == "rating":
-        save = services._entries_ratings_save
+        save = rate.entries_ratings_save
 
         def die_before_commit(entries):
             save(entries)
             _die_once(marker, point)
 
-        services._entries_ratings_save = die_before_commit
+        rate.entries_ratings_save = die_before_commit
     elif point == "rated":
-        apply = services.ladder_ratings_apply
+        apply = rate.ladder_ratings_apply
 
         def die_after_commit(**kwargs):
             rated = apply(**kwargs)
             _die_once(marker, point)
             return rated
 
-        services.ladder_ratings_apply = die_after_commit
+        rate.ladder_ratings_apply = die_after_commit
     else:
         raise SystemExit(f"the point is one of {', '.join(POINTS)}")
 

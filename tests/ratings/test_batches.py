@@ -22,6 +22,8 @@ from matches.signals import match_finished
 from matches.store import match_advance
 from ratings import selectors, services, skill, tasks
 from ratings.models import LadderMatch, RatedMatch, RatingChange
+from ratings.rate import ladder_match_rate, ladder_ratings_apply
+from ratings.rounds import ladder_round_create
 from tests.support import require_postgresql
 from tests.workers import wait_until
 
@@ -36,7 +38,7 @@ def bot_ladder(slug="rs", entries=4):
 def start_round(ladder, seed=0) -> list[int]:
     return [
         match.pk
-        for match in services.ladder_round_create(
+        for match in ladder_round_create(
             ladder_id=ladder.pk, rng=random.Random(seed), bots_play="caller"
         ).matches
     ]
@@ -75,7 +77,7 @@ def test_batches_apply_ratings_in_the_order_the_matches_finished():
     created = start_round(ladder)  # five duels, finished in another order than they were created
     finished = finish([created[n] for n in (3, 0, 4, 2, 1)])
     assert finished != sorted(finished)
-    assert services.ladder_ratings_apply(ladder_id=ladder.pk, batch=2) == 5
+    assert ladder_ratings_apply(ladder_id=ladder.pk, batch=2) == 5
     assert rated_in_order(ladder) == finished
     assert selectors.ratings_rebuild(ladder=ladder).ok
     assert games_played(ladder) == 10
@@ -85,9 +87,9 @@ def test_batches_apply_ratings_in_the_order_the_matches_finished():
 def test_rating_a_later_match_rates_the_earlier_ones_first():
     ladder = bot_ladder()
     finished = finish_rounds(ladder, 2)
-    rated = services.ladder_match_rate(match_id=finished[-1])
+    rated = ladder_match_rate(match_id=finished[-1])
     assert rated.match_id == finished[-1] and rated_in_order(ladder) == finished
-    assert services.ladder_match_rate(match_id=finished[-1]).pk == rated.pk  # again: the same row
+    assert ladder_match_rate(match_id=finished[-1]).pk == rated.pk  # again: the same row
 
 
 @pytest.mark.django_db
@@ -123,7 +125,7 @@ def test_two_runs_racing_rate_each_match_once(queued, monkeypatch):
 
     def run(name):
         try:
-            done[name] = services.ladder_ratings_apply(ladder_id=ladder.pk, batch=4)
+            done[name] = ladder_ratings_apply(ladder_id=ladder.pk, batch=4)
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
         finally:
@@ -172,7 +174,7 @@ def test_a_match_finishing_while_a_batch_runs_is_rated_by_that_run(queued, monke
 
     def run():
         try:
-            done.append(services.ladder_ratings_apply(ladder_id=ladder.pk, batch=10))
+            done.append(ladder_ratings_apply(ladder_id=ladder.pk, batch=10))
         except BaseException as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
         finally:
@@ -193,7 +195,9 @@ def test_a_match_finishing_while_a_batch_runs_is_rated_by_that_run(queued, monke
 def _lock_waiters() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            ""
+            "AND wait_event_type = 'Lock'"
         )
         return cursor.fetchone()[0]
 
@@ -214,12 +218,12 @@ def test_a_run_that_fails_mid_batch_applies_none_of_that_batch_and_the_next_run_
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(die_at_the_second_mark), pytest.raises(RuntimeError):
-        services.ladder_ratings_apply(ladder_id=ladder.pk, batch=2)
+        ladder_ratings_apply(ladder_id=ladder.pk, batch=2)
     assert len(marks) == 2 and rated_in_order(ladder) == finished[:2]
     assert RatingChange.objects.filter(rated_match__ladder=ladder).count() == 4 and games_played(ladder) == 4
     report = selectors.ratings_rebuild(ladder=ladder)
     assert report.disagreements == [] and report.unrated_matches == sorted(finished[2:])
-    assert services.ladder_ratings_apply(ladder_id=ladder.pk, batch=2) == 4
+    assert ladder_ratings_apply(ladder_id=ladder.pk, batch=2) == 4
     assert rated_in_order(ladder) == finished
     assert (
         RatingChange.objects.filter(rated_match__ladder=ladder).count() == 12 and games_played(ladder) == 12
@@ -255,7 +259,7 @@ def test_the_sweep_queues_a_run_for_each_ladder_whose_run_was_lost(queued):
     finish_rounds(ladder, 1)  # no receiver ran: as if its run had been lost
     assert tasks.ladders_enforce_deadlines() == 0 and queued == [ladder.pk]
     assert tasks.ladders_rate_missing() == [ladder.pk]
-    services.ladder_ratings_apply(ladder_id=ladder.pk)
+    ladder_ratings_apply(ladder_id=ladder.pk)
     assert tasks.ladders_rate_missing() == [] and queued == [ladder.pk, ladder.pk]
 
 
@@ -263,7 +267,7 @@ def test_the_sweep_queues_a_run_for_each_ladder_whose_run_was_lost(queued):
 def test_rebuild_fails_when_the_rated_mark_disagrees_with_the_ratings():
     ladder = bot_ladder()
     finished = finish_rounds(ladder, 2)
-    services.ladder_ratings_apply(ladder_id=ladder.pk)
+    ladder_ratings_apply(ladder_id=ladder.pk)
     call_command("rebuild_ratings")
     LadderMatch.objects.filter(match_id=finished[0]).update(rated=False)
     report = selectors.ratings_rebuild(ladder=ladder)

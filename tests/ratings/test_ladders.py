@@ -16,7 +16,11 @@ from core.errors import ApplicationError
 from engines.registry import game_keys
 from matches.models import Match
 from ratings import selectors, services, skill, tasks
+from ratings.deadlines import ladder_deadlines_enforce
 from ratings.models import Ladder, LadderMatch, RatedMatch
+from ratings.rate import ladder_match_rate
+from ratings.rounds import ladder_round_create
+from ratings.seasons import ladder_season_close
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +38,7 @@ def play_rounds(ladder, rounds, capture, seed=0):
     rng = random.Random(seed)
     for _ in range(rounds):
         with capture(execute=True):
-            services.ladder_round_create(ladder_id=ladder.pk, rng=rng)
+            ladder_round_create(ladder_id=ladder.pk, rng=rng)
 
 
 def test_every_registered_game_gets_an_open_ladder_with_its_bots(db):
@@ -81,7 +85,7 @@ def test_rating_a_match_twice_or_concurrently_applies_it_once(
     before = {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in ladder.entries.all()}
     for _ in range(2):  # a duplicated task, a retry
         tasks.match_rate(match.pk)
-        services.ladder_match_rate(match_id=match.pk)
+        ladder_match_rate(match_id=match.pk)
     assert {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in ladder.entries.all()} == before
     with pytest.raises(IntegrityError), transaction.atomic():  # the database itself refuses a second row
         RatedMatch.objects.create(match=match, ladder=ladder, season=1)
@@ -94,9 +98,9 @@ def test_entries_still_playing_sit_the_next_round_out(db):
     users = [get_user_model().objects.create_user(name) for name in ("ann", "ben", "cat")]
     for user in users:
         services.ladder_join(ladder=ladder, user=user)
-    first = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(1))
+    first = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(1))
     assert len(first.matches) == 1 and len(first.round.explanation["sat_out"]) == 1
-    second = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(2))
+    second = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(2))
     assert second.matches == []  # one entry free: not enough for a match
 
 
@@ -137,7 +141,7 @@ def test_closing_a_season_archives_the_leaderboard_and_resets_unless_carried_ove
     ladder = bot_ladder()
     play_rounds(ladder, 2, django_capture_on_commit_callbacks)
     top = selectors.leaderboard(ladder=ladder)[0]
-    archived = services.ladder_season_close(ladder_id=ladder.pk)
+    archived = ladder_season_close(ladder_id=ladder.pk)
     assert archived.number == 1 and archived.standings[0]["competitor"] == top["competitor"]
     ladder.refresh_from_db()
     assert ladder.season == 2
@@ -155,7 +159,7 @@ def test_closing_a_season_archives_the_leaderboard_and_resets_unless_carried_ove
     carried = bot_ladder(slug="carried", carry_over=True)
     play_rounds(carried, 1, django_capture_on_commit_callbacks)
     before = {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in carried.entries.all()}
-    services.ladder_season_close(ladder_id=carried.pk)
+    ladder_season_close(ladder_id=carried.pk)
     assert {entry.pk: (entry.mu, entry.sigma, entry.games) for entry in carried.entries.all()} == before
 
 
@@ -169,12 +173,12 @@ def test_a_seat_that_misses_its_move_deadline_forfeits_and_the_match_is_rated(
     services.ladder_join(ladder=ladder, user=person)
     services.ladder_join(ladder=ladder, bot="heuristic")
     with django_capture_on_commit_callbacks(execute=True):
-        result = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3))
+        result = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3))
     match = result.matches[0]
-    assert services.ladder_deadlines_enforce() == []  # not late yet
+    assert ladder_deadlines_enforce() == []  # not late yet
     later = timezone.now() + timedelta(seconds=ladder.move_deadline_seconds + 1)
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.ladder_deadlines_enforce(now=later) == [match.pk]
+        assert ladder_deadlines_enforce(now=later) == [match.pk]
     match.refresh_from_db()
     forfeit = match.events.get(kind="forfeit")
     assert "move deadline" in forfeit.payload["reason"]

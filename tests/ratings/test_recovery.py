@@ -25,6 +25,7 @@ from matches.selectors import match_verify
 from matches.services import match_forfeit
 from ratings import selectors, services, tasks
 from ratings.models import LadderMatch, RatedMatch, RatingChange
+from ratings.rounds import ladder_round_create
 from snakepit.celery import app
 from snakepit.processes import celery_process, drop_broker_connections, private_broker, stop
 from tests.ratings.crashing_worker import POINTS
@@ -65,7 +66,7 @@ def test_a_worker_killed_between_the_last_event_and_the_rating_commit_loses_no_r
                 start_new_session=True,
             )
         try:
-            match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
+            match = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
             wait_until(
                 lambda: doomed.poll() is not None,
                 timeout=120,
@@ -103,7 +104,7 @@ def test_a_match_finished_while_the_broker_is_down_is_rated_by_the_sweep_once(tm
     services.ladder_join(ladder=ladder, bot="heuristic")
     log = tmp_path / "worker.log"
     with private_broker(tmp_path) as env, celery_process("worker", env, log):
-        match = services.ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
+        match = ladder_round_create(ladder_id=ladder.pk, rng=random.Random(3)).matches[0]
         seat = match.seats.get(user=person).index
         wait_until(
             lambda: _person_is_due(match, seat),

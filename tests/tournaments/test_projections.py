@@ -40,7 +40,8 @@ FORMATS = [
 
 
 def running(django_user_model, players: int, **setup) -> tuple[Tournament, object, dict]:
-    """A running tournament played at tables, built through the services: (it, organiser, users by player id)."""
+    """A running tournament played at tables, built through the services: (it, organiser, users by
+    player id)."""
     number = next(_numbers)
     organiser = django_user_model.objects.create_user(f"organiser-{number}")
     slug = f"projection-{number}"

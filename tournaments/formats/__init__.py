@@ -10,11 +10,11 @@ from .common import (
     MATCH_POINTS,
     FormatError,
     MatchResult,
-    Outcome,
     Pairing,
     PlayerId,
     Problem,
     Scoring,
+    WinDrawLoss,
     seed_players,
 )
 from .elimination import (

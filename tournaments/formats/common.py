@@ -11,22 +11,15 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from coded_errors import CodedError
+
 PlayerId = Hashable
 
 
-class FormatError(ValueError):
+class FormatError(CodedError):
     """A request a format cannot satisfy. `code` is namespaced and stable (`bracket/unknown_match`)."""
 
     code = "format/error"
-
-    def __init__(self, detail: str, *, code: str | None = None):
-        super().__init__(detail)
-        self.detail = detail
-        if code is not None:
-            self.code = code
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.detail!r})"
 
 
 @dataclass(frozen=True)
@@ -37,8 +30,9 @@ class Problem:
     detail: str
 
 
-class Outcome(str, enum.Enum):
-    """A two-player match outcome from seat 0's point of view."""
+class WinDrawLoss(str, enum.Enum):
+    """How a two-player match ended, from seat 0's point of view (not `engines.protocol.Outcome`,
+    which is a finished match's ranks and scores per seat)."""
 
     WIN = "win"
     DRAW = "draw"
@@ -59,7 +53,7 @@ class MatchResult:
     round: int
     seat0: PlayerId
     seat1: PlayerId | None
-    outcome: Outcome = Outcome.WIN
+    outcome: WinDrawLoss = WinDrawLoss.WIN
     games: tuple[int, int, int] = (0, 0, 0)
     forfeit: bool = False
 
@@ -101,17 +95,17 @@ class Scoring:
         """Points `player` earned in `result` (which must involve them)."""
         if result.seat1 is None:
             if result.forfeit:  # an absence (a missed round), not the pairing-allocated bye
-                return {Outcome.WIN: self.win, Outcome.DRAW: self.draw, Outcome.LOSS: self.loss}[
+                return {WinDrawLoss.WIN: self.win, WinDrawLoss.DRAW: self.draw, WinDrawLoss.LOSS: self.loss}[
                     result.outcome
                 ]
             return self.bye_points
         outcome = result.outcome if player == result.seat0 else _flip(result.outcome)
         if result.forfeit:
-            if outcome is Outcome.WIN:
+            if outcome is WinDrawLoss.WIN:
                 return self.win if self.forfeit_win is None else self.forfeit_win
-            if outcome is Outcome.LOSS:
+            if outcome is WinDrawLoss.LOSS:
                 return self.loss if self.forfeit_loss is None else self.forfeit_loss
-        return {Outcome.WIN: self.win, Outcome.DRAW: self.draw, Outcome.LOSS: self.loss}[outcome]
+        return {WinDrawLoss.WIN: self.win, WinDrawLoss.DRAW: self.draw, WinDrawLoss.LOSS: self.loss}[outcome]
 
 
 CHESS = Scoring(1.0, 0.5, 0.0)
@@ -119,14 +113,18 @@ CHESS = Scoring(1.0, 0.5, 0.0)
 MATCH_POINTS = Scoring(3.0, 1.0, 0.0)
 
 
-_FLIPPED = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN, Outcome.DRAW: Outcome.DRAW}
+_FLIPPED = {
+    WinDrawLoss.WIN: WinDrawLoss.LOSS,
+    WinDrawLoss.LOSS: WinDrawLoss.WIN,
+    WinDrawLoss.DRAW: WinDrawLoss.DRAW,
+}
 
 
-def _flip(outcome: Outcome) -> Outcome:
+def _flip(outcome: WinDrawLoss) -> WinDrawLoss:
     return _FLIPPED[outcome]
 
 
-def outcome_for(result: MatchResult, player: PlayerId) -> Outcome:
+def outcome_for(result: MatchResult, player: PlayerId) -> WinDrawLoss:
     """The outcome of `result` from `player`'s side."""
     return result.outcome if player == result.seat0 else _flip(result.outcome)
 

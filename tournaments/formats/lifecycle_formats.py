@@ -11,7 +11,7 @@ import functools
 import json
 import math
 
-from .common import FormatError, MatchResult, Outcome
+from .common import FormatError, MatchResult, WinDrawLoss
 from .elimination import Bracket, Report, bracket_progress, double_elimination, single_elimination
 from .groups import playoff_seeds, snake_groups
 from .lifecycle_spec import ELIMINATION, scoring_of, tiebreaks_of
@@ -73,7 +73,7 @@ def duel_results(
         a, b = t.ranks
         if t.forfeit and a == b:
             continue
-        outcome = Outcome.WIN if a < b else Outcome.LOSS if a > b else Outcome.DRAW
+        outcome = WinDrawLoss.WIN if a < b else WinDrawLoss.LOSS if a > b else WinDrawLoss.DRAW
         out.append(
             MatchResult(t.round, t.players[0], t.players[1], outcome, game_counts(t.result_games), t.forfeit)
         )
@@ -213,7 +213,8 @@ def swiss_results(state) -> list[MatchResult]:
         paired = len(state.rounds)
         for p, first in state.late:
             results += [
-                MatchResult(r, p, None, Outcome.DRAW, forfeit=True) for r in range(1, min(first, paired + 1))
+                MatchResult(r, p, None, WinDrawLoss.DRAW, forfeit=True)
+                for r in range(1, min(first, paired + 1))
             ]
     return results
 

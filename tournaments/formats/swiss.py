@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from .common import CHESS, FormatError, MatchResult, Outcome, Pairing, PlayerId, Problem, Scoring
+from .common import CHESS, FormatError, MatchResult, Pairing, PlayerId, Problem, Scoring, WinDrawLoss
 
 _BYE = -1  # node id of the phantom bye player
 
@@ -152,9 +152,9 @@ def _build_state(players, results, withdrawn, forbidden, scoring, adjustments) -
             if not r.forfeit:  # a missed round (late entry) is not the pairing-allocated bye
                 had_bye[r.seat0] = r.round
             continue
-        if r.forfeit and r.outcome is not Outcome.DRAW:
+        if r.forfeit and r.outcome is not WinDrawLoss.DRAW:
             # FIDE C.04.1 d: a player who has scored a win by forfeit takes no pairing-allocated bye.
-            winner = r.seat0 if r.outcome is Outcome.WIN else r.seat1
+            winner = r.seat0 if r.outcome is WinDrawLoss.WIN else r.seat1
             forfeit_won.setdefault(winner, r.round)
         score[r.seat1] += scoring.points(r, r.seat1)
         met[r.seat0].add(r.seat1)
@@ -470,11 +470,11 @@ def _simulate_results(
         x = rnd.random()
         expected = 1 / (1 + 10 ** ((b - a) / 400))
         outcome = (
-            Outcome.WIN
+            WinDrawLoss.WIN
             if x < expected * 0.9
-            else Outcome.LOSS
+            else WinDrawLoss.LOSS
             if x > 1 - (1 - expected) * 0.9
-            else Outcome.DRAW
+            else WinDrawLoss.DRAW
         )
         out.append(MatchResult(p.round, p.seat0, p.seat1, outcome))
     return out

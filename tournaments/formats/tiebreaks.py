@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, compress, groupby, repeat
 from operator import add, attrgetter, ge, itemgetter, mul, neg, sub, truediv
 
-from .common import CHESS, FormatError, MatchResult, Outcome, PlayerId, Scoring
+from .common import CHESS, FormatError, MatchResult, PlayerId, Scoring, WinDrawLoss
 
 MTG_FLOOR = 1.0 / 3.0
 
@@ -218,9 +218,9 @@ class _Tables:
         # (seat 0's points, seat 1's) per outcome, played and forfeited apart: a lookup by the outcome
         # alone costs less than building an (outcome, forfeit) key for each of 70,000 results.
         earned = _earned(scoring)
-        played = {outcome: earned[outcome, False] for outcome in Outcome}
-        forfeited = {outcome: earned[outcome, True] for outcome in Outcome}
-        win, loss = Outcome.WIN, Outcome.LOSS
+        played = {outcome: earned[outcome, False] for outcome in WinDrawLoss}
+        forfeited = {outcome: earned[outcome, True] for outcome in WinDrawLoss}
+        win, loss = WinDrawLoss.WIN, WinDrawLoss.LOSS
         fields = attrgetter("round", "seat0", "seat1", "outcome", "forfeit", "games")
         try:
             for rnd, seat0, seat1, outcome, forfeit, (g0, g1, gd) in map(fields, results):
@@ -516,10 +516,10 @@ class _Tables:
 _FIELDS = 8  # values per entry in _Tables
 
 
-def _earned(scoring: Scoring) -> dict[tuple[Outcome, bool], tuple[float, float]]:
+def _earned(scoring: Scoring) -> dict[tuple[WinDrawLoss, bool], tuple[float, float]]:
     """(seat 0's points, seat 1's points) for each outcome, played or forfeited, as Scoring.points says."""
     table = {}
-    for outcome in Outcome:
+    for outcome in WinDrawLoss:
         for forfeit in (False, True):
             result = MatchResult(0, 0, 1, outcome, forfeit=forfeit)
             table[outcome, forfeit] = (scoring.points(result, 0), scoring.points(result, 1))
@@ -731,7 +731,7 @@ def bench_standings(n_players: int, rounds: int = 14, seed: int = 0) -> float:
             score[bye] += 1
         for k in range(0, len(order), 2):
             a, b = order[k], order[k + 1]
-            outcome = rnd.choice((Outcome.WIN, Outcome.DRAW, Outcome.LOSS))
+            outcome = rnd.choice((WinDrawLoss.WIN, WinDrawLoss.DRAW, WinDrawLoss.LOSS))
             results.append(
                 MatchResult(
                     r,
@@ -739,14 +739,14 @@ def bench_standings(n_players: int, rounds: int = 14, seed: int = 0) -> float:
                     b,
                     outcome,
                     games=(2, rnd.randint(0, 1), 0)
-                    if outcome is Outcome.WIN
+                    if outcome is WinDrawLoss.WIN
                     else (rnd.randint(0, 1), 2, 0)
-                    if outcome is Outcome.LOSS
+                    if outcome is WinDrawLoss.LOSS
                     else (1, 1, 1),
                 )
             )
-            score[a] += {Outcome.WIN: 1, Outcome.DRAW: 0.5, Outcome.LOSS: 0}[outcome]
-            score[b] += {Outcome.WIN: 0, Outcome.DRAW: 0.5, Outcome.LOSS: 1}[outcome]
+            score[a] += {WinDrawLoss.WIN: 1, WinDrawLoss.DRAW: 0.5, WinDrawLoss.LOSS: 0}[outcome]
+            score[b] += {WinDrawLoss.WIN: 0, WinDrawLoss.DRAW: 0.5, WinDrawLoss.LOSS: 1}[outcome]
     config = StandingsConfig(tiebreaks=tuple(Tiebreak))
     start = time.perf_counter()
     standings(players, results, config)

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from core.errors import ApplicationError
-from engines.registry import game_keys, get_game
+from engines.registry import bot_names, game_keys, get_game
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 
@@ -24,16 +24,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bots",
             nargs="+",
-            default=["heuristic", "random"],
             help="Bots in seat order, repeated to fill the seats; seats rotate between matches so no bot "
-            "always goes first.",
+            "always goes first. Default: every bot of the game, its default bot first.",
         )
         parser.add_argument("--seats", type=int, help="Seats per match (default: the game's smallest table).")
         parser.add_argument(
             "--options", default="{}", help="Rule options as JSON, e.g. '{\"house\": false}'."
         )
 
-    def handle(self, *args, game: str, matches: int, bots: list[str], seats: int | None, options: str, **_):
+    def handle(
+        self, *args, game: str, matches: int, bots: list[str] | None, seats: int | None, options: str, **_
+    ):
         try:
             parsed_options = json.loads(options)
         except json.JSONDecodeError as error:
@@ -41,6 +42,7 @@ class Command(BaseCommand):
         if matches < 1:
             raise CommandError("--matches must be at least 1")
         spec = get_game(game).spec
+        bots = bots or bot_names(game)
         seats = seats or max(spec.min_players, len(bots))
         if not spec.min_players <= seats <= spec.max_players:
             raise CommandError(

@@ -12,7 +12,10 @@ from matches.models import Match
 
 
 class Command(BaseCommand):
-    help = "Replay every match's event log through its engine and compare status and outcome with the stored ones."
+    help = (
+        "Replay every match's event log through its engine and compare status and outcome with the "
+        "stored ones."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--game", help="Only matches of this game.")

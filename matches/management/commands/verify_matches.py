@@ -12,7 +12,8 @@ from matches.selectors import match_verify
 class Command(BaseCommand):
     help = (
         "For every finished match: the seed matches its commitment, every chance event is the draw the seed "
-        "gives at its position, and the log replays to the stored outcome (what /api/matches/<id>/verify/ says)."
+        "gives at its position, and the log replays to the stored outcome "
+        "(what /api/matches/<id>/verify/ says)."
     )
 
     def add_arguments(self, parser):

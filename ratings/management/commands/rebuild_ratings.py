@@ -5,8 +5,9 @@ from tqdm import tqdm
 
 from core.checks import read_model_checked
 from ratings.models import Ladder
+from ratings.rate import ladder_ratings_apply
 from ratings.selectors import RebuildReport, ratings_rebuild
-from ratings.services import ladder_get, ladder_ratings_apply
+from ratings.services import ladder_get
 
 
 class Command(BaseCommand):
@@ -51,6 +52,7 @@ class Command(BaseCommand):
             raise CommandError("the live ratings differ from a rebuild")
         self.stdout.write(
             self.style.SUCCESS(
-                f"{report.ladders} ladder(s), {report.matches_rated} rated match(es): live ratings equal the rebuild."
+                f"{report.ladders} ladder(s), {report.matches_rated} rated match(es): "
+                f"live ratings equal the rebuild."
             )
         )

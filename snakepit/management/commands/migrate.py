@@ -58,7 +58,8 @@ def service_role_grant(connection, role: str) -> None:
         superuser, acts_as_owner, owner, schema = row
         if superuser or acts_as_owner:
             raise CommandError(
-                f"the service's role {role!r} is a superuser or can act as the owner {owner!r}: it could drop "
+                f"the service's role {role!r} is a superuser or can act as the owner {owner!r}: "
+                f"it could drop "
                 'or disable the triggers that keep the logs append-only (deploy/README.md, "Database roles")'
             )
         role, schema = quoted(role), quoted(schema)
@@ -70,7 +71,8 @@ def service_role_grant(connection, role: str) -> None:
             f"REVOKE UPDATE, DELETE ON {append_only} FROM {role}",
             f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA {schema} FROM {role}",
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
-            f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {role}",
+            f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT SELECT, INSERT, UPDATE, DELETE "
+            f"ON TABLES TO {role}",
             f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT USAGE, SELECT ON SEQUENCES TO {role}",
         ):
             cursor.execute(statement)
@@ -91,7 +93,8 @@ class Command(DjangoMigrate):
         service = dict(connection.settings_dict)
         if owner["USER"] == service["USER"]:
             self.stderr.write(
-                f"DATABASE_OWNER_URL and DATABASE_URL are both {owner['USER']!r}: migrating without separate roles"
+                f"DATABASE_OWNER_URL and DATABASE_URL are both {owner['USER']!r}: "
+                f"migrating without separate roles"
             )
             return super().handle(*args, **options)
         connection.close()

@@ -150,8 +150,10 @@ def _standings(tournament) -> dict[str, dict]:
 
 class Command(BaseCommand):
     help = (
-        "Replay every finished match of a game through the current engine and report which replay to the same "
-        "outcome, which change, and which no longer replay; with --apply REPORT, correct the changed ones and "
+        "Replay every finished match of a game through the current engine and report which replay "
+        "to the same "
+        "outcome, which change, and which no longer replay; "
+        "with --apply REPORT, correct the changed ones and "
         "recompute their ladders and tournaments."
     )
 
@@ -221,11 +223,13 @@ class Command(BaseCommand):
             return
         for row in result["corrected"]:
             self.stdout.write(
-                f"match {row['match']}: corrected at event {row['seq']}: {row['from']['ranks']} -> {row['to']['ranks']}"
+                f"match {row['match']}: corrected at event {row['seq']}: "
+                f"{row['from']['ranks']} -> {row['to']['ranks']}"
             )
         for row in result["ratings_moved"]:
             self.stdout.write(
-                f"ladder {row['ladder']}: {row['label']}: ordinal {row['ordinal'][0]:.3f} -> {row['ordinal'][1]:.3f}"
+                f"ladder {row['ladder']}: {row['label']}: "
+                f"ordinal {row['ordinal'][0]:.3f} -> {row['ordinal'][1]:.3f}"
             )
         for row in result["standings_moved"]:
             self.stdout.write(
@@ -241,7 +245,8 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             self.style.SUCCESS(
-                f"{len(result['corrected'])} match(es) corrected; {len(result['ratings_moved'])} rating(s) and "
+                f"{len(result['corrected'])} match(es) corrected; "
+                f"{len(result['ratings_moved'])} rating(s) and "
                 f"{len(result['standings_moved'])} standing(s) moved."
             )
         )

@@ -1,4 +1,4 @@
 import sys
 
-for line in sys.stdin:
+for _line in sys.stdin:
     print("I would rather not", flush=True)

@@ -1,5 +1,5 @@
 import json
 import sys
 
-for line in sys.stdin:
+for _line in sys.stdin:
     print(json.dumps({"action": {"type": "take_everything"}}), flush=True)

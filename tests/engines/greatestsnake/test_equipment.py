@@ -4,7 +4,7 @@ abilities not usable asleep, Gun and Lasers paid with ammo."""
 
 from __future__ import annotations
 
-from engines.greatestsnake.state import RESPOND
+from engines.greatestsnake.state import MAIN, RESPOND
 
 from . import GAME, act, card, pass_all, table
 
@@ -25,11 +25,16 @@ def test_equipment_goes_on_a_body_card_on_your_own_turn() -> None:
 
 
 def test_no_equipping_on_another_players_turn() -> None:
-    glue = card("super-glue")
-    state = table(3, active=1, hands={1: [glue], 0: [COILS]})
+    # Seat 0 holds Coils and a Lullaby: asked for its Lullaby, never offered to equip the Coils.
+    glue, lullaby = card("super-glue"), card("lullaby")
+    state = table(3, active=1, hands={1: [glue], 0: [COILS, lullaby]})
     state = act(state, 1, {"type": "play", "card": glue, "snake": 2})
     assert state.phase == RESPOND
-    assert GAME.legal_actions(state, 0) == [{"type": "pass"}]
+    assert {action["type"] for action in GAME.legal_actions(state, 0)} == {"pass", "play"}
+    # With the Coils alone it could only pass, so it is not asked at all: the glue is on at once.
+    state = table(3, active=1, hands={1: [glue], 0: [COILS]})
+    state = act(state, 1, {"type": "play", "card": glue, "snake": 2})
+    assert state.phase == MAIN and state.glue[2] == glue
 
 
 def test_a_rat_does_not_stop_equipping_but_blocks_the_ability() -> None:

@@ -67,3 +67,17 @@ def test_replay_is_exact(seats: int, seed: int) -> None:
 def test_random_matches_end_well_before_the_round_limit(seats: int) -> None:
     reasons = Counter(random_match(seats, seed)[0].end_reason for seed in range(20))
     assert reasons["length_7"] >= 18, reasons
+
+
+@SETTINGS
+@given(seats=st.sampled_from([3, 4, 5]), seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_no_window_asks_a_seat_that_could_only_pass(seats: int, seed: int) -> None:
+    # A response window (and the drawer's choice about a rat) is opened only for seats with something
+    # to do, so no person is ever kept waiting for a lone "pass".
+    def check(state) -> None:
+        decision = GAME.decision(state)
+        if decision.kind == "response" or decision.prompt == "rat":
+            for seat in decision.seats:
+                assert GAME.legal_actions(state, seat) != [{"type": "pass"}]
+
+    random_match(seats, seed, check)

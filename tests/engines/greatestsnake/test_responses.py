@@ -63,14 +63,15 @@ def test_undodged_super_glue_stops_the_meal_and_holds_until_digest() -> None:
 
 def test_every_other_player_may_respond_and_an_answer_reopens_the_window() -> None:
     squeeze = card("squeeze")
-    state = table(3, hands={0: [GLUE], 1: [DODGE], 2: [squeeze]})
+    # a rat in seat 0's snake, so that seat 2's Squeeze has a target
+    state = table(3, hands={0: [GLUE], 1: [DODGE], 2: [squeeze]}, rats={0: {1: RAT_CARD}})
     state = act(state, 0, {"type": "play", "card": GLUE, "snake": 1})
     assert GAME.decision(state).kind == "response" and GAME.decision(state).seats == {1, 2}
     state = act(state, 2, {"type": "pass"})
     assert GAME.decision(state).seats == {1}
     state = act(state, 1, {"type": "play", "card": DODGE, "entry": 0})
-    # the answer reopens the window for every other player with something in hand (seat 0's hand is
-    # empty now, seat 1 just answered)
+    # the answer reopens the window for every other player with an answer (seat 0's hand is empty
+    # now, seat 1 just answered)
     assert GAME.decision(state).seats == {2}
     state = act(state, 2, {"type": "pass"})
     assert state.phase == "main" and state.glue[1] == -1
@@ -80,6 +81,14 @@ def test_a_window_is_skipped_when_nobody_could_answer() -> None:
     state = table(3, hands={0: [GLUE]})
     state = act(state, 0, {"type": "play", "card": GLUE, "snake": 1})
     assert state.phase == "main" and state.glue[1] == GLUE
+
+
+def test_a_seat_that_could_only_pass_is_not_asked() -> None:
+    # Seat 1 holds a Dodge, but nothing is aimed at its snake; seat 2 a Squeeze, with no rat to
+    # squeeze: neither has an answer, so no window waits on a lone "pass".
+    state = table(3, hands={0: [GLUE], 1: [DODGE], 2: [card("squeeze")]})
+    state = act(state, 0, {"type": "play", "card": GLUE, "snake": 0})
+    assert state.phase == "main" and state.glue[0] == GLUE
 
 
 def test_the_last_response_resolves_first() -> None:
@@ -97,7 +106,9 @@ def test_the_last_response_resolves_first() -> None:
 
 
 def test_responders_cannot_equip_or_digest() -> None:
-    state = table(3, hands={0: [GLUE], 1: [card("iron-belly")]})
+    lullaby = card("lullaby")
+    state = table(3, hands={0: [GLUE], 1: [card("iron-belly"), lullaby]})
     state = act(state, 0, {"type": "play", "card": GLUE, "snake": 2})
     assert state.phase == RESPOND
-    assert GAME.legal_actions(state, 1) == [{"type": "pass"}]
+    assert {action["type"] for action in GAME.legal_actions(state, 1)} == {"pass", "play"}
+    assert all(action.get("card") == lullaby for action in GAME.legal_actions(state, 1)[1:])

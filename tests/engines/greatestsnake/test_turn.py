@@ -81,3 +81,53 @@ def test_power_cards_and_equipment_may_be_played_on_the_turn_they_are_drawn() ->
     coils = card("coils")
     state = next_turn(table(3, active=2, deck_top=[coils]), 2)
     assert {"type": "equip", "card": coils, "body": 0} in GAME.legal_actions(state, 0)
+
+
+# "Power Cards are single-use cards that can be played at any time, during any player's turn, except
+# for the Digestion Phase!" and "If it's a Rat Card, you must play it face up and decide whether or not
+# to eat it (see Rat Cards). Read its description out loud so other player's can figure out whether
+# they want to do anything."
+def test_the_drawer_may_play_power_cards_before_deciding_about_a_drawn_rat() -> None:
+    squeeze = card("squeeze")
+    their_rat = card("rat", 1)
+    # seat 1's rat moves from its first Body Card to its second at seat 2's "Digest!"
+    state = table(
+        3,
+        active=2,
+        hands={0: [squeeze]},
+        bodies={1: [card("rat", 2)]},
+        rats={1: {1: their_rat}},
+        deck_top=[RAT_CARD],
+    )
+    state = next_turn(state, 2)
+    assert (state.phase, state.drawn) == (RAT, RAT_CARD)
+    play = {"type": "play", "card": squeeze, "rat": their_rat}
+    assert GAME.legal_actions(state, 0) == [{"type": "eat"}, {"type": "to_pit"}, play]
+    state = act(state, 0, play)
+    # Nobody else holds a card to answer with: the squeeze resolves, and the rat still lies face up.
+    assert state.spaces[1] == [-1, their_rat, -1, -1] and state.discard[-1] == squeeze
+    assert (state.phase, state.drawn) == (RAT, RAT_CARD)
+    assert GAME.legal_actions(state, 0) == [{"type": "eat"}, {"type": "to_pit"}]
+    eaten = pass_all(act(state, 0, {"type": "eat"}))
+    assert eaten.spaces[0][0] == RAT_CARD and eaten.phase == MAIN
+
+
+def test_an_answer_that_shuts_the_drawers_mouth_sends_the_drawn_rat_to_the_pit() -> None:
+    # The others "figure out whether they want to do anything": seat 1 answers the drawer's squeeze
+    # with Super Glue on the drawer's snake, which then cannot eat, so the rat goes to the Pit.
+    squeeze, glue = card("squeeze"), card("super-glue")
+    their_rat = card("rat", 1)
+    state = table(
+        3,
+        active=2,
+        hands={0: [squeeze], 1: [glue]},
+        bodies={1: [card("rat", 2)]},
+        rats={1: {1: their_rat}},
+        deck_top=[RAT_CARD],
+    )
+    state = next_turn(state, 2)
+    state = act(state, 0, {"type": "play", "card": squeeze, "rat": their_rat})
+    assert GAME.decision(state).seats == {1} and state.drawn == RAT_CARD
+    state = pass_all(act(state, 1, {"type": "play", "card": glue, "snake": 0}))
+    assert state.glue[0] == glue and state.pit[-1] == RAT_CARD
+    assert (state.phase, state.drawn) == (MAIN, -1)

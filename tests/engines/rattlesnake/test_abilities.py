@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.errors import IllegalAction
-from engines.protocol import Event
+from engines.protocol import Decision, Event
 from engines.rattlesnake import GAME
 
 from . import act, table
@@ -112,12 +112,88 @@ def test_a_seat_that_could_only_pass_is_not_asked_after_the_reveal() -> None:
     assert GAME.decision(state).kind == "turn" and state.last_attack is not None
 
 
-def test_a_seat_owning_take_cover_only_in_its_deck_is_asked_too() -> None:
-    # Whether it holds the card is hidden; that it owns one is public. Asking by ownership tells nothing.
+def test_a_seat_whose_take_cover_is_in_its_deck_is_not_asked() -> None:
+    # It could only pass: the Distract resolves at once rather than wait for a prompt offering "pass"
+    # alone (asking by ownership would hide where the card is, at the price of such a prompt).
     state = revealed((["2", "distract"], ["3"]), ["2"], ["3"], decks=([], ["take-cover"]))
     state = use(state, 0, "distract", index=0)
-    assert GAME.decision(state).seats == {1}
-    assert GAME.legal_actions(state, 1) == [{"type": "pass"}]
+    assert state.graveyard == ("distract",) and state.last_attack.defense_values == (2,)
+
+
+def test_the_defender_may_scavenge_before_choosing_a_defence() -> None:
+    # "Action cards may be used for their ability at **any** time, on **any** turn." Scavenge takes a
+    # card back from the discard into the hand, where the defender can still play it.
+    state = table(
+        hands=(["4", "4"], ["1", "scavenge"]), discards=([], ["5", "5"]), decks=(["1"] * 5, ["1"] * 5)
+    )
+    state = act(state, 0, {"type": "attack", "cards": ["4"]})
+    legal = GAME.legal_actions(state, 1)
+    assert {"type": "use", "card": "scavenge", "pick": "5"} in legal
+    assert {"type": "defend", "cards": []} in legal
+    state = use(state, 1, "scavenge", pick="5")
+    # Nobody holds a Take Cover: it resolves, and the defender is asked for its defense again.
+    assert GAME.decision(state) == Decision.turn(1, "defend")
+    assert state.hands[1] == ("1", "5") and state.discards[1] == ("5",) and state.graveyard == ("scavenge",)
+    state = act(state, 1, {"type": "defend", "cards": ["5"]})
+    assert state.last_attack.defense_values == (5,) and state.hits == (4, 4)
+
+
+def test_the_attacker_may_cover_against_the_defenders_patch_up() -> None:
+    state = table(hands=(["4", "take-cover"], ["1", "patch-up"]), discards=([], ["hit"]), hits=(4, 3))
+    state = act(state, 0, {"type": "attack", "cards": ["4"]})
+    state = use(state, 1, "patch-up")
+    assert GAME.decision(state) == Decision.response({0}, "respond")
+    # The attack is still face down for the defender while the Patch Up waits.
+    attack = GAME.view(state, 1)["attack"]
+    assert attack["attack_count"] == 1 and attack["attack"] is None and not attack["revealed"]
+    state = use(state, 0, "take-cover")
+    assert state.hits == (4, 3) and state.graveyard == ("patch-up", "take-cover")
+    assert GAME.decision(state) == Decision.turn(1, "defend")
+
+
+def test_the_defender_is_offered_only_the_abilities_it_can_use() -> None:
+    # A Patch Up with no Hit in the discard does nothing: the defense alone is offered.
+    state = table(hands=(["4"], ["1", "patch-up"]))
+    state = act(state, 0, {"type": "attack", "cards": ["4"]})
+    assert {action["type"] for action in GAME.legal_actions(state, 1)} == {"defend"}
+
+
+def test_the_other_player_may_patch_up_during_the_opponents_main_phase() -> None:
+    # "Action cards may be used for their ability at **any** time, on **any** turn." Before the
+    # pistol passes, the other player may use a Patch Up it holds.
+    state = table(
+        hands=(["2"], ["1", "patch-up"]), discards=([], ["hit"]), hits=(4, 3), decks=(["1"] * 5, ["1"] * 5)
+    )
+    state = act(state, 0, {"type": "end_turn"})
+    assert GAME.decision(state) == Decision.response({1}, "turn_end")
+    assert GAME.legal_actions(state, 1) == [{"type": "pass"}, {"type": "use", "card": "patch-up"}]
+    assert state.active == 0 and state.turn == 0  # still seat 0's turn
+    state = use(state, 1, "patch-up")
+    # Nothing else to use: the pistol passes, and both draw up.
+    assert state.hits == (4, 4) and state.graveyard == ("patch-up",)
+    assert state.active == 1 and state.turn == 1 and GAME.decision(state) == Decision.turn(1, "main")
+
+
+def test_passing_at_the_end_of_the_opponents_turn_lets_the_pistol_pass() -> None:
+    state = table(hands=(["2"], ["1", "scavenge"]), discards=([], ["5"]), decks=(["1"] * 5, ["1"] * 5))
+    state = act(state, 0, {"type": "end_turn"})
+    assert GAME.legal_actions(state, 1) == [
+        {"type": "pass"},
+        {"type": "use", "card": "scavenge", "pick": "5"},
+    ]
+    state = act(state, 1, {"type": "pass"})
+    assert state.active == 1 and state.hands[1] == ("1", "1", "1", "1", "scavenge")
+
+
+def test_no_window_at_the_end_of_a_turn_for_a_seat_that_could_only_pass() -> None:
+    # Its Patch Up is in its deck, or in its hand with no Hit in the discard: the pistol passes at once.
+    for hand, deck, discard in (
+        (["1"], ["patch-up"] + ["1"] * 4, ["hit"]),
+        (["1", "patch-up"], ["1"] * 5, ["5"]),
+    ):
+        state = table(hands=(["2"], hand), decks=(["1"] * 5, deck), discards=([], discard), hits=(4, 3))
+        state = act(state, 0, {"type": "end_turn"})
+        assert state.active == 1 and GAME.decision(state) == Decision.turn(1, "main")
 
 
 def test_patch_up_and_scavenge_work_on_any_turn() -> None:

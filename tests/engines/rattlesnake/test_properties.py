@@ -30,7 +30,7 @@ def test_no_card_is_created_or_lost(seed: int) -> None:
         assert seats == [player, player]
         for seat in (0, 1):
             assert len(state.hands[seat]) <= max(state.rules.hand_size, 7)
-            # The count that decides who is asked after a reveal is every saloon card the seat owns.
+            # The count that lets a window skip a seat owning no saloon card is every one it owns.
             zones = (state.hands[seat], state.decks[seat], state.discards[seat])
             committed = state.attack if seat == state.active else state.defense
             owned = sum(card in ABILITY for zone in (*zones, committed) for card in zone)
@@ -50,3 +50,18 @@ def test_replay_is_exact(seed: int, pistol: str) -> None:
     for seat in (None, 0, 1):
         assert GAME.view(replayed.state, seat) == GAME.view(final, seat)
     assert GAME.outcome(final) is not None
+
+
+@GAMES
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_no_seat_is_ever_asked_when_it_could_only_pass(seed: int) -> None:
+    # Every window of "any time, on any turn" is opened only for a seat holding a card it can use, so
+    # no decision waits on a person whose one legal action is "pass" (or passing the pistol).
+    _, log = playout(GAME, seats=2, seed=f"asked/{seed}".encode())
+    state = GAME.new_state(seats=2)
+    for event in log:
+        decision = GAME.decision(state)
+        if decision.kind not in ("chance", "over"):
+            for seat in decision.seats:
+                assert GAME.legal_actions(state, seat) not in ([{"type": "pass"}], [{"type": "end_turn"}])
+        GAME.apply(state, event)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tournaments.formats.common import MatchResult, Outcome
+from tournaments.formats.common import MatchResult, WinDrawLoss
 from tournaments.formats.lifecycle import (
     TournamentSpec,
     pending_tables,
@@ -184,11 +184,11 @@ def test_a_late_entrants_missed_rounds_score_as_the_organiser_chose():
 def test_no_pairing_allocated_bye_for_a_player_who_won_by_forfeit_when_another_can_take_it():
     players = ["p1", "p2", "p3", "fw", "gone"]
     results = [
-        MatchResult(1, "fw", "gone", Outcome.WIN, forfeit=True),
-        MatchResult(1, "p1", "p2", Outcome.WIN),
+        MatchResult(1, "fw", "gone", WinDrawLoss.WIN, forfeit=True),
+        MatchResult(1, "p1", "p2", WinDrawLoss.WIN),
         MatchResult(1, "p3", None),
-        MatchResult(2, "p1", "fw", Outcome.WIN),
-        MatchResult(2, "p3", "p2", Outcome.WIN),
+        MatchResult(2, "p1", "fw", WinDrawLoss.WIN),
+        MatchResult(2, "p3", "p2", WinDrawLoss.WIN),
     ]
     # Left in round 3: p1 2, p3 2 (had the bye), fw 1 (won by forfeit). fw is the lowest ranked,
     # but FIDE C.04.1 d bars a forfeit winner from the bye while p1 can take it.
@@ -197,8 +197,8 @@ def test_no_pairing_allocated_bye_for_a_player_who_won_by_forfeit_when_another_c
     assert "won by forfeit in round 1" in paired.explanation.bye.reason
     # A missed round (late entry) is not the pairing-allocated bye: it does not bar one.
     missed = [
-        MatchResult(1, "late", None, Outcome.LOSS, forfeit=True),
-        MatchResult(1, "a", "b", Outcome.WIN),
-        MatchResult(1, "c", "d", Outcome.WIN),
+        MatchResult(1, "late", None, WinDrawLoss.LOSS, forfeit=True),
+        MatchResult(1, "a", "b", WinDrawLoss.WIN),
+        MatchResult(1, "c", "d", WinDrawLoss.WIN),
     ]
     assert swiss_pair_round(["a", "b", "c", "d", "late"], missed, round=2).bye == "late"

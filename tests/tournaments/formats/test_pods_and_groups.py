@@ -5,9 +5,9 @@ import pytest
 
 from tournaments.formats import (
     MatchResult,
-    Outcome,
     PodConfig,
     PodResult,
+    WinDrawLoss,
     bracket_progress,
     groups_to_bracket,
     make_pod_round,
@@ -115,7 +115,7 @@ def test_groups_then_playoffs_end_to_end(n, double):
         if len(group) > 1:
             for rd in round_robin_schedule(group):
                 for p in rd.pairings:
-                    results.append(MatchResult(rd.number, p.seat0, p.seat1, rnd.choice(list(Outcome))))
+                    results.append(MatchResult(rd.number, p.seat0, p.seat1, rnd.choice(list(WinDrawLoss))))
             games = Counter(x for r in results for x in (r.seat0, r.seat1))
             assert set(games.values()) == {len(group) - 1}
         group_tables.append([row.player for row in standings(group, results)])

@@ -3,7 +3,7 @@ from itertools import combinations
 
 import pytest
 
-from tournaments.formats import FormatError, MatchResult, Outcome, league_standings, round_robin_schedule
+from tournaments.formats import FormatError, MatchResult, WinDrawLoss, league_standings, round_robin_schedule
 
 COUNTS = [2, 3, 4, 5, 7, 8, 16, 33]
 
@@ -53,9 +53,9 @@ def test_bad_input():
 def test_league_standings_three_one_zero():
     # a beats b, a draws c, b beats c: a 3+1 = 4, b 3, c 1.
     results = [
-        MatchResult(1, "a", "b", Outcome.WIN),
-        MatchResult(2, "c", "a", Outcome.DRAW),
-        MatchResult(3, "b", "c", Outcome.WIN),
+        MatchResult(1, "a", "b", WinDrawLoss.WIN),
+        MatchResult(2, "c", "a", WinDrawLoss.DRAW),
+        MatchResult(3, "b", "c", WinDrawLoss.WIN),
     ]
     rows = league_standings(["a", "b", "c"], results)
     assert [(r.player, r.points) for r in rows] == [("a", 4.0), ("b", 3.0), ("c", 1.0)]

@@ -5,9 +5,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import MatchResult, Outcome, SwissConfig, swiss_pair_round, swiss_rounds
+from tournaments.formats import MatchResult, SwissConfig, WinDrawLoss, swiss_pair_round, swiss_rounds
 
-OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
+OUTCOMES = (WinDrawLoss.WIN, WinDrawLoss.DRAW, WinDrawLoss.LOSS)
 WINDOWED = SwissConfig(exact_limit=0, window=4)  # forces the restricted method + repair on small fields
 
 
@@ -159,8 +159,8 @@ def test_bye_goes_to_lowest_ranked_without_bye_and_explains():
     # Scores: a 1, c 1, e 1 (bye), b 0, d 0. Lowest ranked is d (0, seed 4); it has no bye.
     assert sr.bye == "d"
     results = [
-        MatchResult(1, "a", "b", Outcome.LOSS),
-        MatchResult(1, "c", "d", Outcome.LOSS),
+        MatchResult(1, "a", "b", WinDrawLoss.LOSS),
+        MatchResult(1, "c", "d", WinDrawLoss.LOSS),
         MatchResult(1, "e", None),
     ]
     sr = swiss_pair_round(players, results)
@@ -207,7 +207,7 @@ def test_late_entry_and_dropping():
 
 
 def test_score_groups_and_floats_explained():
-    results = [MatchResult(1, "a", "b"), MatchResult(1, "c", "d"), MatchResult(1, "e", "f", Outcome.DRAW)]
+    results = [MatchResult(1, "a", "b"), MatchResult(1, "c", "d"), MatchResult(1, "e", "f", WinDrawLoss.DRAW)]
     sr = swiss_pair_round(list("abcdef"), results)
     groups = dict(sr.explanation.score_groups)
     assert groups[1.0] == ("a", "c") and groups[0.5] == ("e", "f") and groups[0.0] == ("b", "d")

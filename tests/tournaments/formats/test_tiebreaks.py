@@ -6,14 +6,14 @@ from tournaments.formats import (
     MATCH_POINTS,
     TIEBREAK_TABLE,
     MatchResult,
-    Outcome,
     StandingsConfig,
     Tiebreak,
+    WinDrawLoss,
     bench_standings,
     standings,
 )
 
-W, D, L = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
+W, D, L = WinDrawLoss.WIN, WinDrawLoss.DRAW, WinDrawLoss.LOSS
 
 # Five players, three rounds, a bye each round.
 #   R1: A beats B; C draws D; E bye.    R2: A draws C; E beats D; B bye.    R3: A beats E; C beats B; D bye.

@@ -19,9 +19,9 @@ from tournaments.formats.common import (
     MATCH_POINTS,
     FormatError,
     MatchResult,
-    Outcome,
     PlayerId,
     Scoring,
+    WinDrawLoss,
 )
 from tournaments.formats.tiebreaks import (
     MTG_FLOOR,
@@ -76,8 +76,8 @@ class _Reference:
                 )
             pa, pb = scoring.points(result, result.seat0), scoring.points(result, result.seat1)
             played = not result.forfeit
-            self._add(a, result.round, b, pa, played, result.outcome is Outcome.WIN)
-            self._add(b, result.round, a, pb, played, result.outcome is Outcome.LOSS)
+            self._add(a, result.round, b, pa, played, result.outcome is WinDrawLoss.WIN)
+            self._add(b, result.round, a, pb, played, result.outcome is WinDrawLoss.LOSS)
             g0, g1, gd = result.games
             if g0 or g1 or gd:
                 self.game_points[a] += 3 * g0 + gd
@@ -271,7 +271,7 @@ def random_event(rng: random.Random, n_players: int, rounds: int) -> tuple[list,
         if len(order) % 2 or rng.random() < 0.1:
             results.append(MatchResult(rnd, order.pop(), None))
         for k in range(0, len(order) - 1, 2):
-            outcome = rng.choice(list(Outcome))
+            outcome = rng.choice(list(WinDrawLoss))
             games = rng.choice([(0, 0, 0), (2, 1, 0), (1, 2, 0), (1, 1, 1), (2, 0, 0)])
             results.append(
                 MatchResult(rnd, order[k], order[k + 1], outcome, games, forfeit=rng.random() < 0.1)

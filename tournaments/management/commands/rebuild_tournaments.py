@@ -18,7 +18,9 @@ from tournaments.services import tournament_record_match
 
 class Command(BaseCommand):
     help = (
-        "Replay each tournament's event log and compare entries, tables, matches and standings with the stored ones, "
+        "Replay each tournament's event log and compare entries, tables, matches "
+        ""
+        "and standings with the stored ones, "
         "and each saved state snapshot with the state the log gives at its event."
     )
 
