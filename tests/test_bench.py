@@ -79,3 +79,24 @@ def _real_queue_empty() -> None:
         import redis
 
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("celery")
+
+
+HTTP_ENDPOINTS = ("games", "match", "view", "events", "standings", "leaderboard", "ladders", "home", "action")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_http_answers_every_endpoint_from_a_real_server_under_its_stable_keys(monkeypatch):
+    """A small run: the bench's own web server, two clients, a fifth of a second per endpoint."""
+    import snakepit.bench
+    from snakepit.bench import http
+    from snakepit.bench.isolation import throwaway_database
+
+    monkeypatch.setattr(snakepit.bench, "BENCH_SECONDS", 0.2)
+
+    with throwaway_database():
+        figures = {figure.key: figure.value for figure in http.figures(clients=2)}
+    expected = {"http.ceiling_rps"} | {
+        f"http.{endpoint}_{unit}" for endpoint in HTTP_ENDPOINTS for unit in ("rps", "p99_ms")
+    }
+    assert set(figures) == expected
+    assert all(value > 0 for value in figures.values())

@@ -1,0 +1,265 @@
+"""HTTP figures: requests per second and p99 latency of the service's endpoints, answered by a real
+web server (the one `manage.py up` starts: uvicorn behind snakepit/serving.py, one process, its
+default SNAKEPIT_WEB_THREADS), on a free loopback port, over the bench's throwaway database and broker.
+
+`http.ceiling_rps` is `/healthz` on the same server in the same run: the whole Django stack with a
+view that does nothing, so an endpoint's rate over it says what the endpoint itself costs, whatever
+the machine's load. The load is `CLIENTS` threads in this process, each holding one kept-alive
+connection and sending its next request when the last is answered, for `bench --seconds`; the rate
+is the answers over the elapsed time, p99 the 99th percentile of their latencies. Any answer but
+the expected status stops the bench: a rate of errors is not a rate."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import math
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from tqdm import tqdm
+
+import snakepit.bench
+from matches.services import SeatSpec, match_create
+from ratings import services as ratings_services
+from snakepit.bench import Figure
+from snakepit.bench.isolation import bench_broker
+from snakepit.bench.tournaments import swiss_at_tables
+from snakepit.processes import free_port, web_process
+
+CLIENTS = 4
+HOST = "127.0.0.1"
+# The bench's people act far faster than the rates allow a person (settings.SNAKEPIT_RATES).
+UNTHROTTLED = {"SNAKEPIT_RATE_CREATE": "1000000/min", "SNAKEPIT_RATE_ACTIONS": "1000000/min"}
+# Enough finished matches that the listing's first page is full (api/pagination.py).
+LISTED_MATCHES = 25
+LADDER_ENTRIES = 16
+TOURNAMENT_PLAYERS = 32
+ACTION_OPTIONS = {"passes": 1}
+
+
+@dataclass
+class Load:
+    """What the clients of one endpoint got: every timed answer's latency, in seconds."""
+
+    elapsed: float
+    latencies: list[float] = field(default_factory=list)
+
+    @property
+    def rps(self) -> float:
+        return len(self.latencies) / self.elapsed
+
+    @property
+    def p99_ms(self) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)] * 1000
+
+
+class Client:
+    """One connection's requests: `send` makes the timed one and says whether it went as expected;
+    `between` does whatever untimed work the next one needs (a person's new match)."""
+
+    def between(self, connection: http.client.HTTPConnection) -> None:
+        pass
+
+    def send(self, connection: http.client.HTTPConnection) -> None:
+        raise NotImplementedError
+
+
+class Get(Client):
+    def __init__(self, path: str, accept: str = "application/json") -> None:
+        self.path, self.accept = path, accept
+
+    def send(self, connection) -> None:
+        answer(connection, "GET", self.path, None, {"Accept": self.accept}, 200)
+
+
+class Act(Client):
+    """A person playing Rat-Snake against the built-in random bot through the API with a token: each
+    timed request is one POST .../actions/ with the seq last seen (the bot answers before it
+    returns); a new match is made, untimed, when one ends."""
+
+    def __init__(self, username: str, token: str, seed: int) -> None:
+        self.username = username
+        self.headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
+        self.rng = random.Random(seed)
+        self.match_id: int | None = None
+        self.seq = 0
+        self.legal: list = []
+
+    def between(self, connection) -> None:
+        if self.match_id is not None and self.legal:
+            return
+        body = {
+            "game": "rat-snake",
+            "seats": [{"user": self.username}, {"bot": "random"}],
+            "options": ACTION_OPTIONS,
+            "entropy": "server",
+        }
+        self.match_id = json.loads(answer(connection, "POST", "/api/matches/", body, self.headers, 201))["id"]
+        self._saw(
+            answer(connection, "GET", f"/api/matches/{self.match_id}/view/?seat=0", None, self.headers, 200)
+        )
+
+    def send(self, connection) -> None:
+        body = {"expected_seq": self.seq, "action": self.rng.choice(self.legal), "seat": 0}
+        self._saw(
+            answer(connection, "POST", f"/api/matches/{self.match_id}/actions/", body, self.headers, 201)
+        )
+
+    def _saw(self, raw: bytes) -> None:
+        seen = json.loads(raw)
+        self.seq = seen["seq"]
+        self.legal = seen["legal_actions"] if seen["status"] == "running" else []
+
+
+def answer(connection, method: str, path: str, body: dict | None, headers: dict, expected: int) -> bytes:
+    payload = json.dumps(body).encode() if body is not None else None
+    sent = {**headers, "Content-Type": "application/json"} if payload is not None else headers
+    connection.request(method, path, body=payload, headers=sent)
+    response = connection.getresponse()
+    raw = response.read()
+    if response.status != expected:
+        raise RuntimeError(f"{method} {path} answered {response.status}, not {expected}: {raw[:300]!r}")
+    return raw
+
+
+def load(port: int, clients: list[Client], seconds: float) -> Load:
+    """Each client on its own thread and kept-alive connection, for `seconds`."""
+    latencies: list[list[float]] = [[] for _ in clients]
+    errors: list[BaseException] = []
+    start = threading.Barrier(len(clients) + 1)
+    deadline = [0.0]
+
+    def run(client: Client, mine: list[float]) -> None:
+        connection = http.client.HTTPConnection(HOST, port, timeout=60)
+        try:
+            start.wait()
+            # At least one timed answer each, however short the run (a new match may take it all).
+            while (not mine or time.perf_counter() < deadline[0]) and not errors:
+                client.between(connection)
+                sent = time.perf_counter()
+                client.send(connection)
+                mine.append(time.perf_counter() - sent)
+        except BaseException as error:  # noqa: BLE001 - handed to the measuring thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=pair, daemon=True) for pair in zip(clients, latencies)]
+    for thread in threads:
+        thread.start()
+    deadline[0] = time.perf_counter() + seconds
+    started = time.perf_counter()
+    start.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    if errors:
+        raise errors[0]
+    return Load(elapsed, [latency for mine in latencies for latency in mine])
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    key: str
+    label: str
+    clients: Callable[[int], list[Client]]
+
+
+def endpoints(fixtures: dict) -> list[Endpoint]:
+    match = f"/api/matches/{fixtures['match']}"
+
+    def reading(path: str, accept: str = "application/json") -> Callable[[int], list[Client]]:
+        return lambda count: [Get(path, accept) for _ in range(count)]
+
+    return [
+        Endpoint("ceiling", "GET /healthz, the do-nothing view (the ceiling)", reading("/healthz")),
+        Endpoint("games", "GET /api/games/", reading("/api/games/")),
+        Endpoint("match", "GET /api/matches/{id}/ (a finished bot match)", reading(f"{match}/")),
+        Endpoint("view", "GET /api/matches/{id}/view/", reading(f"{match}/view/")),
+        Endpoint("events", "GET /api/matches/{id}/events/ (the whole log)", reading(f"{match}/events/")),
+        Endpoint(
+            "standings",
+            f"GET /api/tournaments/{{slug}}/standings/ ({TOURNAMENT_PLAYERS} players)",
+            reading(f"/api/tournaments/{fixtures['tournament']}/standings/"),
+        ),
+        Endpoint(
+            "leaderboard",
+            f"GET /api/ladders/{{slug}}/leaderboard/ ({LADDER_ENTRIES} entries)",
+            reading(f"/api/ladders/{fixtures['ladder']}/leaderboard/"),
+        ),
+        Endpoint("ladders", "GET /api/ladders/", reading("/api/ladders/")),
+        Endpoint("home", "GET / (the home page)", reading("/", "text/html")),
+        Endpoint(
+            "action",
+            "POST /api/matches/{id}/actions/ (a person's move against a bot)",
+            lambda count: [Act(*person, seed) for seed, person in enumerate(fixtures["people"][:count])],
+        ),
+    ]
+
+
+def make_fixtures(clients: int) -> dict:
+    """In the throwaway database: finished bot matches to list and read, a Swiss at tables, a
+    ladder of bots, and a person with a token for each acting client."""
+    User = get_user_model()
+    matches = [
+        match_create(
+            game_key="rat-snake", seats=[SeatSpec(bot="heuristic"), SeatSpec(bot="random")], bots_play="now"
+        ).pk
+        for _ in range(LISTED_MATCHES)
+    ]
+    stamp = time.monotonic_ns()
+    tournament = swiss_at_tables(TOURNAMENT_PLAYERS, f"bench-http-{stamp}")
+    ladder = ratings_services.ladder_create(
+        game_key="rat-snake", name=f"bench-http-{stamp}", options={"passes": 1}
+    )
+    for _ in range(LADDER_ENTRIES):
+        ratings_services.ladder_join(ladder=ladder, bot="random")
+    people = [User.objects.create_user(username=f"bench-person-{stamp}-{n}") for n in range(clients)]
+    return {
+        "match": matches[0],
+        "tournament": tournament.slug,
+        "ladder": ladder.slug,
+        "people": [(person.username, Token.objects.create(user=person).key) for person in people],
+    }
+
+
+def figures(clients: int = CLIENTS) -> list[Figure]:
+    seconds = snakepit.bench.BENCH_SECONDS
+    fixtures = make_fixtures(clients)
+    measured: dict[str, Load] = {}
+    with tempfile.TemporaryDirectory() as folder, bench_broker(Path(folder)) as env:
+        port = free_port(HOST)
+        with web_process({**env, **UNTHROTTLED}, Path(folder) / "web.log", host=HOST, port=port):
+            chosen = endpoints(fixtures)
+            # A warm-up of every endpoint, so that no figure times the first import of a view.
+            for endpoint in chosen:
+                load(port, endpoint.clients(1), min(seconds, 0.2))
+            for endpoint in tqdm(chosen, desc="http", unit="endpoint", file=sys.stderr, leave=False):
+                measured[endpoint.key] = load(port, endpoint.clients(clients), seconds)
+    rows = [
+        Figure(
+            "http.ceiling_rps",
+            f"GET /healthz on the bench's web server, {clients} clients (the ceiling)",
+            measured["ceiling"].rps,
+            "requests/s",
+        )
+    ]
+    for endpoint in chosen[1:]:
+        figure = measured[endpoint.key]
+        rows.append(
+            Figure(
+                f"http.{endpoint.key}_rps", f"{endpoint.label}, {clients} clients", figure.rps, "requests/s"
+            )
+        )
+        rows.append(Figure(f"http.{endpoint.key}_p99_ms", f"{endpoint.label}, p99", figure.p99_ms, "ms"))
+    return rows
