@@ -42,6 +42,8 @@ UNTHROTTLED = {"SNAKEPIT_RATE_CREATE": "1000000/min", "SNAKEPIT_RATE_ACTIONS": "
 # Enough finished matches that the listing's first page is full (api/pagination.py).
 LISTED_MATCHES = 25
 LADDER_ENTRIES = 16
+# As many as the home page shows (snakepit/views.py), so that a cost per ladder shows in its figure.
+LADDERS = 10
 TOURNAMENT_PLAYERS = 32
 ACTION_OPTIONS = {"passes": 1}
 
@@ -197,7 +199,7 @@ def endpoints(fixtures: dict) -> list[Endpoint]:
             f"GET /api/ladders/{{slug}}/leaderboard/ ({LADDER_ENTRIES} entries)",
             reading(f"/api/ladders/{fixtures['ladder']}/leaderboard/"),
         ),
-        Endpoint("ladders", "GET /api/ladders/", reading("/api/ladders/")),
+        Endpoint("ladders", f"GET /api/ladders/ ({LADDERS} ladders)", reading("/api/ladders/")),
         Endpoint("home", "GET / (the home page)", reading("/", "text/html")),
         Endpoint(
             "action",
@@ -208,8 +210,8 @@ def endpoints(fixtures: dict) -> list[Endpoint]:
 
 
 def make_fixtures(clients: int) -> dict:
-    """In the throwaway database: finished bot matches to list and read, a Swiss at tables, a
-    ladder of bots, and a person with a token for each acting client."""
+    """In the throwaway database: finished bot matches to list and read, a Swiss at tables,
+    ladders of bots, and a person with a token for each acting client."""
     User = get_user_model()
     matches = [
         match_create(
@@ -219,16 +221,19 @@ def make_fixtures(clients: int) -> dict:
     ]
     stamp = time.monotonic_ns()
     tournament = swiss_at_tables(TOURNAMENT_PLAYERS, f"bench-http-{stamp}")
-    ladder = ratings_services.ladder_create(
-        game_key="rat-snake", name=f"bench-http-{stamp}", options={"passes": 1}
-    )
-    for _ in range(LADDER_ENTRIES):
-        ratings_services.ladder_join(ladder=ladder, bot="random")
+    ladders = []
+    for number in range(LADDERS):
+        ladder = ratings_services.ladder_create(
+            game_key="rat-snake", name=f"bench-http-{stamp}-{number}", options={"passes": 1}
+        )
+        for _ in range(LADDER_ENTRIES):
+            ratings_services.ladder_join(ladder=ladder, bot="random")
+        ladders.append(ladder)
     people = [User.objects.create_user(username=f"bench-person-{stamp}-{n}") for n in range(clients)]
     return {
         "match": matches[0],
         "tournament": tournament.slug,
-        "ladder": ladder.slug,
+        "ladder": ladders[0].slug,
         "people": [(person.username, Token.objects.create(user=person).key) for person in people],
     }
 
