@@ -15,6 +15,8 @@ import http.client
 import json
 import math
 import random
+import selectors
+import socket
 import sys
 import tempfile
 import threading
@@ -46,6 +48,10 @@ LADDER_ENTRIES = 16
 LADDERS = 10
 TOURNAMENT_PLAYERS = 32
 ACTION_OPTIONS = {"passes": 1}
+# Idle connections tried in turn (each step adds to the last; uvicorn refuses past 10,000,
+# SNAKEPIT_WEB_CONNECTION_LIMIT), and the p99 the other requests must keep meanwhile (issue #29).
+IDLE_STEPS = (1_000, 2_000, 5_000, 8_000)
+IDLE_P99_MS = 100.0
 
 
 @dataclass
@@ -238,7 +244,39 @@ def make_fixtures(clients: int) -> dict:
     }
 
 
-def figures(clients: int = CLIENTS) -> list[Figure]:
+def idle_connections_held(port: int, clients: int, seconds: float, steps: tuple[int, ...]) -> int:
+    """The most idle connections of `steps` the server held while `GET /api/games/` from `clients`
+    others kept its p99 within IDLE_P99_MS: each a TCP connection accepted and never sent a request,
+    as a parked or slow client holds one. Held means none of them was closed or answered (nothing
+    to read on any) by the end of the step's measurement; 0 if the first step did not hold."""
+    held, idle = 0, []
+    watcher = selectors.DefaultSelector()
+    try:
+        for count in steps:
+            while len(idle) < count:
+                connection = socket.create_connection((HOST, port), timeout=10)
+                watcher.register(connection, selectors.EVENT_READ)
+                idle.append(connection)
+            try:
+                measured = load(port, [Get("/api/games/") for _ in range(clients)], seconds)
+            except (OSError, RuntimeError):
+                break
+            dropped = len(watcher.select(timeout=0))
+            print(
+                f"live.idle_connections_held: {count} idle, p99 {measured.p99_ms:.1f} ms, {dropped} dropped",
+                file=sys.stderr,
+            )
+            if dropped or measured.p99_ms > IDLE_P99_MS:
+                break
+            held = count
+    finally:
+        watcher.close()
+        for connection in idle:
+            connection.close()
+    return held
+
+
+def figures(clients: int = CLIENTS, idle_steps: tuple[int, ...] = IDLE_STEPS) -> list[Figure]:
     seconds = snakepit.bench.BENCH_SECONDS
     fixtures = make_fixtures(clients)
     measured: dict[str, Load] = {}
@@ -251,6 +289,7 @@ def figures(clients: int = CLIENTS) -> list[Figure]:
                 load(port, endpoint.clients(1), min(seconds, 0.2))
             for endpoint in tqdm(chosen, desc="http", unit="endpoint", file=sys.stderr, leave=False):
                 measured[endpoint.key] = load(port, endpoint.clients(clients), seconds)
+            idle_held = idle_connections_held(port, clients, seconds, idle_steps)
     rows = [
         Figure(
             "http.ceiling_rps",
@@ -267,4 +306,12 @@ def figures(clients: int = CLIENTS) -> list[Figure]:
             )
         )
         rows.append(Figure(f"http.{endpoint.key}_p99_ms", f"{endpoint.label}, p99", figure.p99_ms, "ms"))
+    rows.append(
+        Figure(
+            "live.idle_connections_held",
+            f"Idle connections held, GET /api/games/ p99 within {IDLE_P99_MS:.0f} ms (most of {idle_steps})",
+            float(idle_held),
+            "connections",
+        )
+    )
     return rows
