@@ -87,7 +87,7 @@ HTTP_ENDPOINTS = ("games", "match", "view", "events", "standings", "leaderboard"
 @pytest.mark.django_db(transaction=True)
 def test_bench_http_answers_every_endpoint_from_a_real_server_under_its_stable_keys(monkeypatch):
     """A small run: the bench's own web server, two clients, a fifth of a second per endpoint, and
-    a few idle connections."""
+    a few idle connections and stream subscribers."""
     import snakepit.bench
     from snakepit.bench import http
     from snakepit.bench.isolation import throwaway_database
@@ -95,8 +95,11 @@ def test_bench_http_answers_every_endpoint_from_a_real_server_under_its_stable_k
     monkeypatch.setattr(snakepit.bench, "BENCH_SECONDS", 0.2)
 
     with throwaway_database():
-        figures = {figure.key: figure.value for figure in http.figures(clients=2, idle_steps=(20, 50))}
-    expected = {"http.ceiling_rps", "live.idle_connections_held"} | {
+        figures = {
+            figure.key: figure.value
+            for figure in http.figures(clients=2, idle_steps=(20, 50), fanout_subscribers=5)
+        }
+    expected = {"http.ceiling_rps", "live.idle_connections_held", "live.fanout_p99_ms"} | {
         f"http.{endpoint}_{unit}" for endpoint in HTTP_ENDPOINTS for unit in ("rps", "p99_ms")
     }
     assert set(figures) == expected

@@ -11,6 +11,7 @@ the expected status stops the bench: a rate of errors is not a rate."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import math
@@ -52,6 +53,10 @@ ACTION_OPTIONS = {"passes": 1}
 # SNAKEPIT_WEB_CONNECTION_LIMIT), and the p99 the other requests must keep meanwhile (issue #29).
 IDLE_STEPS = (1_000, 2_000, 5_000, 8_000)
 IDLE_P99_MS = 100.0
+# Subscribers on one match's stream (api/streams.py), and the person's moves whose deliveries are timed.
+FANOUT_SUBSCRIBERS = 1_000
+FANOUT_APPENDS = 5
+FANOUT_TIMEOUT_SECONDS = 60.0
 
 
 @dataclass
@@ -276,7 +281,76 @@ def idle_connections_held(port: int, clients: int, seconds: float, steps: tuple[
     return held
 
 
-def figures(clients: int = CLIENTS, idle_steps: tuple[int, ...] = IDLE_STEPS) -> list[Figure]:
+def fanout_delays(port: int, person: tuple[str, str], subscribers: int, appends: int) -> list[float]:
+    """Seconds from a person's move being sent to its event reaching each of `subscribers`
+    spectators of the match's stream, for each of `appends` moves: the stream is fed by the commit
+    (matches/feed.py), so this is the fan-out's cost, every subscriber's read of the log included."""
+    actor = Act(*person, seed=0)
+    connection = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        actor.between(connection)
+        return asyncio.run(_fanout(port, actor, connection, subscribers, appends))
+    finally:
+        connection.close()
+
+
+async def _fanout(port: int, actor: Act, connection, subscribers: int, appends: int) -> list[float]:
+    ready = asyncio.Semaphore(0)
+    delays: list[float] = []
+    state = {"target": None, "sent": 0.0, "left": 0, "done": asyncio.Event()}
+    request = (
+        f"GET /api/matches/{actor.match_id}/stream/?after={actor.seq - 1} HTTP/1.1\r\n"
+        f"Host: {HOST}\r\nAccept: text/event-stream\r\n\r\n"
+    ).encode()
+
+    async def subscriber() -> None:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        writer.write(request)
+        buffered, seen, was_ready, last_round = b"", 0, False, None
+        try:
+            while chunk := await reader.read(65536):
+                arrived = time.perf_counter()
+                buffered += chunk
+                *lines, buffered = buffered.split(b"\n")
+                for line in lines:
+                    if line.startswith(b"id: "):
+                        seen = max(seen, int(line[4:]))
+                    elif line == b"event: view" and not was_ready:
+                        was_ready = True
+                        ready.release()
+                target = state["target"]
+                if target is not None and seen >= target and last_round != target:
+                    last_round = target
+                    delays.append(arrived - state["sent"])
+                    state["left"] -= 1
+                    if state["left"] == 0:
+                        state["done"].set()
+        finally:
+            writer.close()
+
+    tasks = [asyncio.create_task(subscriber()) for _ in range(subscribers)]
+    try:
+        for _ in range(subscribers):  # each has read the log once and waits for the next append
+            await asyncio.wait_for(ready.acquire(), FANOUT_TIMEOUT_SECONDS)
+        for _ in range(appends):
+            if not actor.legal:
+                break
+            state.update(target=actor.seq + 1, left=subscribers, done=asyncio.Event())
+            state["sent"] = time.perf_counter()
+            await asyncio.to_thread(actor.send, connection)
+            await asyncio.wait_for(state["done"].wait(), FANOUT_TIMEOUT_SECONDS)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return delays
+
+
+def figures(
+    clients: int = CLIENTS,
+    idle_steps: tuple[int, ...] = IDLE_STEPS,
+    fanout_subscribers: int = FANOUT_SUBSCRIBERS,
+) -> list[Figure]:
     seconds = snakepit.bench.BENCH_SECONDS
     fixtures = make_fixtures(clients)
     measured: dict[str, Load] = {}
@@ -290,6 +364,7 @@ def figures(clients: int = CLIENTS, idle_steps: tuple[int, ...] = IDLE_STEPS) ->
             for endpoint in tqdm(chosen, desc="http", unit="endpoint", file=sys.stderr, leave=False):
                 measured[endpoint.key] = load(port, endpoint.clients(clients), seconds)
             idle_held = idle_connections_held(port, clients, seconds, idle_steps)
+            fanout = Load(1.0, fanout_delays(port, fixtures["people"][0], fanout_subscribers, FANOUT_APPENDS))
     rows = [
         Figure(
             "http.ceiling_rps",
@@ -312,6 +387,14 @@ def figures(clients: int = CLIENTS, idle_steps: tuple[int, ...] = IDLE_STEPS) ->
             f"Idle connections held, GET /api/games/ p99 within {IDLE_P99_MS:.0f} ms (most of {idle_steps})",
             float(idle_held),
             "connections",
+        )
+    )
+    rows.append(
+        Figure(
+            "live.fanout_p99_ms",
+            f"A move's event to {fanout_subscribers:,} stream subscribers, p99 of deliveries",
+            fanout.p99_ms,
+            "ms",
         )
     )
     return rows
