@@ -49,6 +49,7 @@ LADDER_ENTRIES = 16
 LADDERS = 10
 TOURNAMENT_PLAYERS = 32
 ACTION_OPTIONS = {"passes": 1}
+NEW_MATCH_TRIES = 20
 # Idle connections tried in turn (each step adds to the last; uvicorn refuses past 10,000,
 # SNAKEPIT_WEB_CONNECTION_LIMIT), and the p99 the other requests must keep meanwhile (issue #29).
 IDLE_STEPS = (1_000, 2_000, 5_000, 8_000)
@@ -117,10 +118,18 @@ class Act(Client):
             "options": ACTION_OPTIONS,
             "entropy": "server",
         }
-        self.match_id = json.loads(answer(connection, "POST", "/api/matches/", body, self.headers, 201))["id"]
-        self._saw(
-            answer(connection, "GET", f"/api/matches/{self.match_id}/view/?seat=0", None, self.headers, 200)
-        )
+        # A new match may already be over when the bot's opening moves end it: try another.
+        for _ in range(NEW_MATCH_TRIES):
+            self.match_id = json.loads(answer(connection, "POST", "/api/matches/", body, self.headers, 201))[
+                "id"
+            ]
+            view = answer(
+                connection, "GET", f"/api/matches/{self.match_id}/view/?seat=0", None, self.headers, 200
+            )
+            self._saw(view)
+            if self.legal:
+                return
+        raise RuntimeError(f"{NEW_MATCH_TRIES} new matches left the person no move; the last: {view[:300]!r}")
 
     def send(self, connection) -> None:
         body = {"expected_seq": self.seq, "action": self.rng.choice(self.legal), "seat": 0}
