@@ -68,7 +68,8 @@ class LadderSerializer(serializers.ModelSerializer):
         ]
 
     def get_entries(self, ladder: Ladder) -> int:
-        return ladder.entries.filter(left_at__isnull=True).count()
+        counted = getattr(ladder, "active_entries", None)  # ratings.selectors.ladders_with_entry_counts
+        return ladder.entries.filter(left_at__isnull=True).count() if counted is None else counted
 
 
 class LadderCreateSerializer(serializers.Serializer):
@@ -318,7 +319,8 @@ class LadderViewSet(viewsets.GenericViewSet):
         return super().get_permissions()
 
     def list(self, request):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()).order_by("game", "slug"))
+        listed = self.filter_queryset(selectors.ladders_with_entry_counts()).order_by("game", "slug")
+        page = self.paginate_queryset(listed)
         return self.get_paginated_response(LadderSerializer(page, many=True).data)
 
     def retrieve(self, request, slug=None):

@@ -73,7 +73,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         ]
 
     def get_summary(self, tournament: Tournament) -> dict:
-        return lifecycle.summary(selectors.tournament_head(tournament).state)
+        seq = getattr(tournament, "head_seq", None)  # selectors.tournaments_listed
+        return lifecycle.summary(selectors.tournament_head(tournament, seq=seq).state)
 
     def get_tiebreaks(self, tournament: Tournament) -> list[dict]:
         codes = tournament.config.get("tiebreaks") or []
@@ -432,7 +433,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
         return selectors.tournament_get(slug=slug)
 
     def list(self, request):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()).distinct())
+        page = self.paginate_queryset(self.filter_queryset(selectors.tournaments_listed()).distinct())
         return self.get_paginated_response(TournamentSerializer(page, many=True).data)
 
     def retrieve(self, request, slug=None):

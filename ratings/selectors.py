@@ -280,6 +280,12 @@ def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, fl
     return best
 
 
+def ladders_with_entry_counts() -> QuerySet[Ladder]:
+    """Ladders, each with `active_entries` (those not left) counted in the same query, so that a
+    listing does not count each ladder's entries on its own."""
+    return Ladder.objects.annotate(active_entries=Count("entries", filter=Q(entries__left_at__isnull=True)))
+
+
 def ladder_rounds(*, ladder: Ladder) -> QuerySet[LadderRound]:
     """The ladder's rounds, newest first (season, then number: a stable order for pages)."""
     return ladder.rounds.annotate(match_count=Count("matches")).order_by("-season", "-number")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.db.models.functions import Coalesce
 
 from core.errors import ApplicationError, NotFound
 from matches.models import Match
@@ -105,6 +107,12 @@ def _head_key(tournament: Tournament) -> tuple:
     # The creation time as well as the primary key: a database may reuse a key after a rollback
     # (SQLite), and this process may outlive a test database.
     return (tournament.pk, tournament.created_at.isoformat() if tournament.created_at else "new")
+
+
+def tournaments_listed() -> QuerySet[Tournament]:
+    """Tournaments for a listing, each with its organiser and `head_seq` (its log's last seq, 0 for
+    none) read in the same query, so that listing them costs no query per tournament."""
+    return Tournament.objects.select_related("organiser").annotate(head_seq=Coalesce(Max("events__seq"), 0))
 
 
 def tournament_head_seq(tournament: Tournament) -> int:

@@ -1,6 +1,6 @@
 """The benchmark: `manage.py bench` prints these figures, and `--json` one object of them.
 
-One module per area (`engines`, `decks`, `ratings`, `tournaments`, `store`, `workers`), each with a
+One module per area (`engines`, `decks`, `ratings`, `tournaments`, `store`, `workers`, `http`), each with a
 `figures()` that returns `Figure`s. A figure's `key` is its name in the JSON output and never changes
 (new work adds figures; docs/bench.md lists them). Figures are printed, never asserted: targets are
 read by people, not by tests.

@@ -59,3 +59,29 @@ def test_people_join_and_leave_and_only_organisers_manage(users, client_for):
         "/api/ladders/", {"game": "rat-snake", "name": "x", "seats_per_match": 9}, format="json"
     )
     assert (bad.status_code, bad.json()["code"]) == (422, "seats/invalid_count")
+
+
+def test_the_ladder_listing_counts_every_ladders_entries_in_one_query(client_for):
+    """No query per listed ladder: five ladders cost what one does, and each counts those not left."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    def listing_queries() -> tuple[int, list[dict]]:
+        with CaptureQueriesContext(connection) as queries:
+            listed = client_for().get("/api/ladders/")
+        assert listed.status_code == 200
+        return len(queries.captured_queries), listed.json()["results"]
+
+    first = services.ladder_create(game_key="rat-snake", name="L0")
+    for _ in range(3):
+        services.ladder_join(ladder=first, bot="random")
+    first.entries.filter(pk=first.entries.first().pk).update(left_at=timezone.now())  # one has left
+    one_ladder, _ = listing_queries()
+    for number in range(1, 5):
+        services.ladder_join(
+            ladder=services.ladder_create(game_key="rat-snake", name=f"L{number}"), bot="random"
+        )
+    five_ladders, rows = listing_queries()
+    assert five_ladders == one_ladder
+    assert sorted(row["entries"] for row in rows) == [1, 1, 1, 1, 2]

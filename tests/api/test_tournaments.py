@@ -378,3 +378,30 @@ def test_reads_and_results_never_replay_the_log_and_bad_input_writes_nothing(
     assert organiser.get(f"/api/tournaments/{slug}/standings/").json() != standings
     monkeypatch.undo()
     assert_rebuild_equals_live(slug)
+
+
+def test_the_tournament_listing_reads_no_row_per_tournament(
+    organiser, client_for, django_capture_on_commit_callbacks
+):
+    """Four tournaments cost the queries one does, and each listed summary is the one it shows alone."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def listing(**query) -> tuple[int, list[dict]]:
+        with django_capture_on_commit_callbacks(execute=True):  # the heads cached, as on a busy server
+            client_for().get("/api/tournaments/", query)
+        with CaptureQueriesContext(connection) as queries:
+            listed = client_for().get("/api/tournaments/", query)
+        assert listed.status_code == 200
+        return len(queries.captured_queries), listed.json()["results"]
+
+    create(organiser, name="Only", game="rat-snake", format="swiss")
+    one, _ = listing()
+    for number in range(3):
+        create(organiser, name=f"More {number}", game="rat-snake", format="swiss")
+    four, rows = listing()
+    assert four == one and len(rows) == 4
+    for row in rows:
+        alone = client_for().get(f"/api/tournaments/{row['slug']}/").json()
+        assert (row["summary"], row["organiser"]) == (alone["summary"], "organiser")
+    assert len(listing(organiser="organiser")[1]) == 4

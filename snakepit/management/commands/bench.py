@@ -15,11 +15,11 @@ from snakepit.bench.isolation import throwaway_database
 # Areas in the order they run; those that read or write a database run inside the throwaway one (a
 # deck check through the API reads the ban lists in effect).
 PURE_AREAS = ("engines",)
-WRITING_AREAS = ("decks", "ratings", "tournaments", "store", "workers")
+WRITING_AREAS = ("decks", "ratings", "tournaments", "store", "workers", "http")
 
 
 class Command(BaseCommand):
-    help = "Measure engines, replay, the event store, workers, tournaments and ratings; print figures."
+    help = "Measure engines, replay, the event store, workers, tournaments, ratings and HTTP; print figures."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -57,7 +57,9 @@ class Command(BaseCommand):
         width = max(len(figure.label) for figure in figures)
         self.stdout.write(f"\n{'figure':<{width}}  {'value':>12}  unit  key")
         for figure in figures:
-            shown = f"{figure.value:>12.3f}" if figure.unit in ("s", "ratio") else f"{figure.value:>12,.0f}"
+            shown = (
+                f"{figure.value:>12.3f}" if figure.unit in ("s", "ratio", "ms") else f"{figure.value:>12,.0f}"
+            )
             self.stdout.write(f"{figure.label:<{width}}  {shown}  {figure.unit}  {figure.key}")
 
 
