@@ -44,7 +44,7 @@ def test_an_author_uploads_a_bot_through_the_form_and_sees_its_version_listed(
     queued = []
     # No broker here: the validation's queueing is recorded, not sent.
     monkeypatch.setattr(
-        "snakepit.pages.bots.bot_version_validate", type("Task", (), {"delay": staticmethod(queued.append)})
+        "flows.bot_upload.bot_version_validate", type("Task", (), {"delay": staticmethod(queued.append)})
     )
     page = browser.new_page()
     sign_in(page, live_server, "alice", "alice-password")
