@@ -259,7 +259,7 @@ def _optional_int(request: Request, name: str) -> int | None:
     return query_int(request, name)
 
 
-def _seat_view(match: Match, seat: int | None) -> dict:
+def seat_view(match: Match, seat: int | None) -> dict:
     snapshot = selectors.match_snapshot(match)
     game = selectors.match_game(match)
     decision = game.decision(snapshot.state)
@@ -327,7 +327,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """What you may see now: your seat's view, whose decision it is, and your legal actions."""
         match = self._match()
         seat = selectors.match_viewer_seat(match, request.user, _optional_int(request, "seat"))
-        return Response(_seat_view(match, seat))
+        return Response(seat_view(match, seat))
 
     @extend_schema(parameters=[SEAT_PARAMETER], responses=SeatViewSerializer)
     @action(detail=True, methods=["get"], url_path="legal-actions")
@@ -379,7 +379,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         )
         match = result.match
         seat = result.event.seat
-        response = _seat_view(match, seat)
+        response = seat_view(match, seat)
         response["events"] = selectors.match_event_listing(
             match, viewer_seat=seat, after=result.event.seq - 1
         )
@@ -404,7 +404,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         result = services.match_forfeit(
             match_id=match.pk, seat=seat, reason=body.validated_data["reason"], user=request.user
         )
-        return Response(_seat_view(result.match, seat), status=status.HTTP_201_CREATED)
+        return Response(seat_view(result.match, seat), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=VerificationSerializer, extensions=errors(409))
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])
@@ -427,7 +427,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             value=data.get("value"),
             seat=data.get("seat"),
         )
-        return Response(_seat_view(result.match, result.event.seat), status=status.HTTP_201_CREATED)
+        return Response(seat_view(result.match, result.event.seat), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=ExportSerializer, extensions=errors(409))
     @action(detail=True, methods=["get"], permission_classes=[permissions.AllowAny])

@@ -35,7 +35,7 @@ from django.views.decorators.http import require_GET
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
-from api.matches import EventSerializer, _seat_view
+from api.matches import EventSerializer, seat_view
 from core.errors import ApplicationError
 from matches import selectors
 from matches.feed import MatchSubscription, feed_poll_seconds
@@ -100,7 +100,7 @@ def _read(match_id: int, seat: int | None, after: int) -> Batch:
         messages = [_message("event", event, seq=event["seq"]) for event in events]
         last_seq = events[-1]["seq"] if events else None
         if events and not more:
-            messages.append(_message("view", _seat_view(match, seat), seq=last_seq))
+            messages.append(_message("view", seat_view(match, seat), seq=last_seq))
         over = not more and match.status != Match.Status.RUNNING
         if over:
             messages.append(_message("end", {"seq": last_seq or after}, seq=last_seq or after))

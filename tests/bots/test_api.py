@@ -127,7 +127,7 @@ def test_anonymous_uploads_are_refused(client_for):
 
 
 def test_without_namespaces_uploads_are_refused_unless_allowed(users, client_for, settings, monkeypatch):
-    monkeypatch.setattr("bots.sandbox._namespaces_work", False)
+    monkeypatch.setattr("bots.sandbox.namespaces_available", lambda: False)
     response = upload(client_for(users["alice"]))
     assert response.status_code == 503 and response.json()["code"] == "bot/sandbox_unavailable"
     settings.SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = True

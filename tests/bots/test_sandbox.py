@@ -213,7 +213,7 @@ def _peek(marker: Path, socket_dir: Path) -> str:
 def test_without_the_fence_the_launcher_still_runs_the_bot_and_stops_it_at_the_network(settings, monkeypatch):
     """A development machine that allows unsandboxed bots runs the same launcher: the audit hook is
     then all that stands between a bot and the host's loopback."""
-    monkeypatch.setattr("bots.sandbox._namespaces_work", False)
+    monkeypatch.setattr("bots.sandbox.namespaces_available", lambda: False)
     settings.SNAKEPIT_BOTS_ALLOW_UNSANDBOXED = True
     with SandboxedBot(source=program("random_bot"), limits=LIMITS) as bot:
         answer, _ = bot.ask(message_line(), deadline_ms=3000)
