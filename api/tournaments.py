@@ -27,6 +27,7 @@ from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from api.negotiation import FormatFilterNegotiation
 from api.schema import errors
 from api.throttles import CreateThrottle, throttled_on
+from core.errors import NotFound
 from decks.selectors import deck_version_judged_now
 from flows.tournament_start import tournament_start_with_ratings
 from tournaments import exports, selectors, services, webhooks
@@ -146,7 +147,14 @@ class RegisterSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.Serializer):
+    """A body that may name the player the caller acts for: by player id or, as `register` takes it,
+    by username. Either way only an organiser may name someone else (a 403 otherwise): a name the
+    endpoint ignored once let bob's drop naming alice drop bob."""
+
     player = serializers.CharField(required=False, help_text="Organisers: act for this player id.")
+    username = serializers.CharField(
+        required=False, max_length=150, help_text="Organisers: act for this person (their username)."
+    )
 
 
 class DeckChangeSerializer(PlayerSerializer):
@@ -427,7 +435,21 @@ class TournamentViewSet(viewsets.GenericViewSet):
     def _body(self, serializer_class):
         body = serializer_class(data=self.request.data)
         body.is_valid(raise_exception=True)
-        return body.validated_data
+        data = body.validated_data
+        if issubclass(serializer_class, PlayerSerializer) and "username" in data:
+            data["player"] = self._player_named(data.pop("username"), data.get("player"))
+        return data
+
+    def _player_named(self, username: str, player: str | None) -> str:
+        """The player id of the entry `username` holds here; the service then judges whether the
+        caller may act for it."""
+        tournament = self._tournament(self.kwargs["slug"])
+        entry = tournament.entries.filter(user__username=username).first()
+        if entry is None:
+            raise NotFound(f"{username!r} is not registered in this tournament", code="player/not_found")
+        if player is not None and player != entry.player:
+            raise serializers.ValidationError({"username": f"{username!r} is not player {player!r}"})
+        return entry.player
 
     def _tournament(self, slug) -> Tournament:
         return selectors.tournament_get(slug=slug)

@@ -405,3 +405,45 @@ def test_the_tournament_listing_reads_no_row_per_tournament(
         alone = client_for().get(f"/api/tournaments/{row['slug']}/").json()
         assert (row["summary"], row["organiser"]) == (alone["summary"], "organiser")
     assert len(listing(organiser="organiser")[1]) == 4
+
+
+@pytest.mark.parametrize("route", ["drop", "check-in"])
+def test_a_body_naming_another_person_is_refused_unless_the_caller_organises(
+    route, organiser, client_for, django_user_model
+):
+    # Bob's drop naming alice once dropped bob (200): the name was a field the endpoint ignored.
+    slug = create(
+        organiser, name=f"Named {route}", game="rat-snake", format="round_robin", check_in_required=True
+    )
+    alice, bob = (client_for(django_user_model.objects.create_user(name)) for name in ("alice", "bob"))
+    post(alice, f"/api/tournaments/{slug}/register/")
+    post(bob, f"/api/tournaments/{slug}/register/")
+    alice_player = next(
+        row["player"]
+        for row in organiser.get(f"/api/tournaments/{slug}/entries/").json()
+        if row["user"] == "alice"
+    )
+
+    def statuses():
+        return {
+            row["user"]: row["status"] for row in organiser.get(f"/api/tournaments/{slug}/entries/").json()
+        }
+
+    before = statuses()
+    for body in ({"username": "alice"}, {"player": alice_player}):
+        refused = bob.post(f"/api/tournaments/{slug}/{route}/", body, format="json")
+        assert refused.status_code == 403, refused.json()
+        assert statuses() == before  # nobody's entry moved: not alice's, not bob's
+    unknown = bob.post(f"/api/tournaments/{slug}/{route}/", {"username": "nobody"}, format="json")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "player/not_found")
+    clash = organiser.post(
+        f"/api/tournaments/{slug}/{route}/", {"username": "bob", "player": alice_player}, format="json"
+    )
+    assert clash.status_code == 400 and statuses() == before
+    post(bob, f"/api/tournaments/{slug}/{route}/", {"username": "bob"})  # naming oneself is acting as oneself
+    post(
+        organiser, f"/api/tournaments/{slug}/{route}/", {"username": "alice"}
+    )  # an organiser acts for anyone
+    after = statuses()
+    changed = "dropped" if route == "drop" else "checked_in"
+    assert after["alice"] == changed and after["bob"] == changed
