@@ -105,12 +105,10 @@ class RatSnakeState(EngineState):
     # Seat turns begun so far, skipped ones included; the thrower is always `turns_taken % seats`
     # because seat 0 throws first and the dice pass to the right, seat i to seat i + 1.
     turns_taken: int = 0
-    skipped: tuple[
-        int, ...
-    ] = ()  # seats passed over on the way to this thrower: purse below the ante or left
-    left_ring: frozenset[int] = (
-        frozenset()
-    )  # seats that left the ring: they keep their coins, throw and bet no more
+    # Seats passed over on the way to this thrower: purse below the ante or left.
+    skipped: tuple[int, ...] = ()
+    # Seats that left the ring: they keep their coins, throw and bet no more.
+    left_ring: frozenset[int] = frozenset()
     # The open simultaneous window (side bets or double-down): who was asked, who has yet to answer.
     window: frozenset[int] = frozenset()
     waiting: frozenset[int] = frozenset()
