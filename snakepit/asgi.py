@@ -3,17 +3,18 @@ serving limits (snakepit/serving.py)."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snakepit.settings")
 # Under ASGI each request runs in a thread of its own, so a connection kept for CONN_MAX_AGE would
 # be left behind with its thread: the web process connects per request, or through psycopg's pool
 # (SNAKEPIT_DB_POOL_SIZE), as Django advises for ASGI.
 os.environ.setdefault("SNAKEPIT_DB_CONN_MAX_AGE", "0")
-django_application = get_asgi_application()
+# What django.core.asgi.get_asgi_application does, with the handler that serves streams in the loop.
+django.setup(set_prefix=False)
 
 from snakepit.checks import refuse_a_weak_secret_key  # noqa: E402 - settings are loaded only now
-from snakepit.serving import ServingLimits  # noqa: E402
+from snakepit.serving import ServingLimits, StreamsInTheLoop  # noqa: E402
 
 refuse_a_weak_secret_key()
-application = ServingLimits(django_application)
+application = ServingLimits(StreamsInTheLoop())

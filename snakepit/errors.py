@@ -4,6 +4,7 @@ elsewhere a short plain page. Never a debug page (DEBUG is off unless asked for)
 
 from __future__ import annotations
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
@@ -36,12 +37,28 @@ def server_error(request):
 
 class RequestLimitsMiddleware:
     """Refuses, before anything reads it, a request whose body is over the cap (413) or whose path or
-    query carries a NUL character, which no database text column accepts (400)."""
+    query carries a NUL character, which no database text column accepts (400).
+
+    Sync and async alike: under ASGI a sync-only middleware makes Django run the request in a thread
+    of its own for as long as the response lasts, which for an event stream is hours."""
+
+    sync_capable = True
+    async_capable = True
 
     def __init__(self, get_response):
         self.get_response = get_response
+        if iscoroutinefunction(get_response):
+            markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: HttpRequest):
+        if iscoroutinefunction(self):
+            return self._acall(request)
+        return self._refusal(request) or self.get_response(request)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponse:
+        return self._refusal(request) or await self.get_response(request)
+
+    def _refusal(self, request: HttpRequest) -> HttpResponse | None:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
@@ -57,4 +74,4 @@ class RequestLimitsMiddleware:
             or "\x00" in request.META.get("QUERY_STRING", "")
         ):
             return error_response(request, 400, "request/nul_character", "The URL carries a NUL character.")
-        return self.get_response(request)
+        return None

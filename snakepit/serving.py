@@ -15,6 +15,9 @@ done here, before a request reaches Django:
   bound on both, as waitress's thread pool was;
 - event streams (paths ending in STREAM_SUFFIX, `api.streams`) skip that bound: they wait for
   events without a thread or a connection, and bound their own reads of the log;
+- an event stream is served by Django outside the per-request thread context (`StreamsInTheLoop`),
+  so that the middlewares' short sync steps run on asgiref's one shared thread rather than each
+  stream keeping a thread of its own for as long as it stays open;
 - X-Forwarded-Proto and X-Forwarded-For are deleted unless the peer is SNAKEPIT_WEB_TRUSTED_PROXY,
   so a client cannot claim HTTPS (Django's SECURE_PROXY_SSL_HEADER) or another address.
 """
@@ -26,6 +29,7 @@ import ipaddress
 import os
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 
 from snakepit.processes import web_setting
 
@@ -63,6 +67,25 @@ def trusted_peer(peer: str, trusted: str) -> bool:
     return False
 
 
+def is_stream(scope) -> bool:
+    return scope["path"].endswith(STREAM_SUFFIX) and scope["method"] in ("GET", "HEAD")
+
+
+class StreamsInTheLoop(ASGIHandler):
+    """Django's ASGI handler, but for an event stream. Django runs each request inside asgiref's
+    ThreadSensitiveContext: every sync step of it (a MiddlewareMixin's process_request and
+    process_response, a signal's receivers) goes to one thread made for that request, kept until the
+    response ends, which for a stream is hours (300 open streams held 305 threads). A stream's sync
+    steps are short and few (its reads of the log run in their own bounded pool, api/streams.py), so
+    here they share asgiref's single thread instead."""
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and is_stream(scope):
+            await self.handle(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
 class ServingLimits:
     """The ASGI application `application`, behind the limits above."""
 
@@ -83,7 +106,7 @@ class ServingLimits:
         if declared and (not declared.isdigit() or int(declared) > self.max_body):
             await self._answer(send, 413, b"Request Entity Too Large")
             return
-        if scope["path"].endswith(STREAM_SUFFIX) and scope["method"] in ("GET", "HEAD"):
+        if is_stream(scope):
             await self.application(scope, receive, send)
             return
         pieces, refusal = await self._read_body(receive)

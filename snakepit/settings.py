@@ -107,7 +107,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "snakepit.errors.RequestLimitsMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "snakepit.static_files.AsyncCapableWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

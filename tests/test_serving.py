@@ -140,6 +140,46 @@ def test_open_event_streams_take_none_of_the_request_slots(serve, django_user_mo
             client.close()
 
 
+def test_an_open_event_stream_holds_no_thread_of_the_web_process(
+    transactional_db, tmp_path, django_user_model
+):
+    """Every middleware is async-capable (snakepit/errors.py, snakepit/static_files.py), so Django
+    serves a stream in the event loop; one sync-only middleware would run each open stream's
+    request in a thread of its own for as long as it stays open."""
+    from matches.services import SeatSpec, match_create
+
+    person = django_user_model.objects.create_user("streamer", password="streamer-password")
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="heuristic")])
+    port, opened = free_port(), 40
+    environment = {"DATABASE_URL": database_url()}
+    with web_process(environment, tmp_path / "web.log", port=port) as process:
+
+        def threads() -> int:
+            status = open(f"/proc/{process.pid}/status").read()
+            return int(re.search(r"^Threads:\s+(\d+)", status, re.MULTILINE).group(1))
+
+        assert get(port) == 200  # the server's own pools started
+        before = threads()
+        streams = []
+        try:
+            for _ in range(opened):
+                client = socket.create_connection(("127.0.0.1", port), timeout=10)
+                client.sendall(
+                    f"GET /api/matches/{match.pk}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+                )
+                streams.append(client)
+            for client in streams:
+                received = b""
+                while b"event: view" not in received:  # each has read the log and waits
+                    received += client.recv(65536)
+            grown = threads() - before
+        finally:
+            for client in streams:
+                client.close()
+    # The reads' own pool (at most SNAKEPIT_WEB_THREADS at once) may have started a few threads.
+    assert grown < opened // 4, grown
+
+
 def test_a_silent_client_is_disconnected_and_a_huge_body_refused_unread(serve):
     port = serve(channel_timeout=2)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
