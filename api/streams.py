@@ -8,18 +8,28 @@ EventSource does) or `?after=<seq>`, and the stream goes on from the next seq: w
 decided by seq alone, read from the log through `matches.selectors.match_event_listing`, so a lost
 notification (matches/feed.py) delays an event but never skips or repeats one.
 
+How the messages reach many streams at once (docs/api.md, "Streams"): the streams of one match in a
+web process share one `MatchHub`, which hears the match's announcements (matches/feed.py), reads
+the new events once with their audiences, encodes each once (a payload-withheld form beside it where
+the audience is not everyone) and each seat's view once, and hands every stream the same prepared
+delivery; a stream picks the forms its seat may read by the event's audience. A stream joining, or
+one whose client reads too slowly to keep up (`LISTENER_BACKLOG` deliveries), reads the log itself
+from the last seq it sent (`_read`, shared between streams that would read the same thing), then
+follows the hub again, dropping what it already sent: the seq decides, as everywhere here.
+
 The view is async: it waits in the server's event loop with no database connection, and each read
 of the log takes a thread and a connection only while it runs (at most SNAKEPIT_WEB_THREADS reads at
-once per process), closing the connection after. Every input is bounded: the seat and the seq are
-short numbers, a batch is at most STREAM_BATCH events, a process serves at most SNAKEPIT_STREAMS_MAX
-streams (503 past that) and a stream lasts at most SNAKEPIT_STREAM_MAX_SECONDS (then the client
-reconnects and resumes).
+once per process, the opening checks of a stream included), closing the connection after. Every
+input is bounded: the seat and the seq are short numbers, a batch is at most STREAM_BATCH events, a
+process serves at most SNAKEPIT_STREAMS_MAX streams (503 past that) and a stream lasts at most
+SNAKEPIT_STREAM_MAX_SECONDS (then the client reconnects and resumes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import weakref
 from dataclasses import dataclass
@@ -38,10 +48,14 @@ from rest_framework.exceptions import AuthenticationFailed
 from api.matches import EventSerializer, seat_view
 from core.errors import ApplicationError
 from matches import selectors
+from matches.audience import PUBLIC
 from matches.feed import MatchSubscription, feed_poll_seconds
 from matches.models import Match
 
+logger = logging.getLogger(__name__)
+
 STREAM_BATCH = 200  # events read and sent at once; a longer log is sent in several batches
+LISTENER_BACKLOG = 32  # deliveries a stream may have waiting before it reads the log itself instead
 KEEP_ALIVE_SECONDS = 15.0  # a comment at least this often keeps proxies from closing a quiet stream
 RETRY_MILLISECONDS = 1000  # how soon an EventSource reconnects
 
@@ -94,9 +108,11 @@ def _read(match_id: int, seat: int | None, after: int) -> Batch:
     they reach the head, then the end once the match is over and all of it is sent."""
     try:
         match = selectors.match_get(match_id=match_id)
-        listing = selectors.match_event_listing(match, viewer_seat=seat, after=after)
+        logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH + 1)
+        more = len(logged) > STREAM_BATCH
+        finished = match.is_finished
+        listing = [event.as_seen(visible=event.visible_to(seat, finished=finished)) for event in logged]
         events = EventSerializer(listing[:STREAM_BATCH], many=True).data
-        more = len(listing) > STREAM_BATCH
         messages = [_message("event", event, seq=event["seq"]) for event in events]
         last_seq = events[-1]["seq"] if events else None
         if events and not more:
@@ -106,26 +122,31 @@ def _read(match_id: int, seat: int | None, after: int) -> Batch:
             messages.append(_message("end", {"seq": last_seq or after}, seq=last_seq or after))
         return Batch(b"".join(messages), last_seq, more, over)
     finally:
-        # A stream holds no connection while it waits; and the next read, maybe in another of the
-        # pool's threads, makes its own connection object (Django's may not cross threads).
-        connection.close()
-        del connections[DEFAULT_DB_ALIAS]
+        _connection_dropped()
+
+
+def _connection_dropped() -> None:
+    """A stream holds no connection while it waits; and the next read, maybe in another of the
+    pool's threads, makes its own connection object (Django's may not cross threads)."""
+    connection.close()
+    del connections[DEFAULT_DB_ALIAS]
 
 
 class SharedReads:
-    """Streams that would read the same thing at once read it once: the spectators of a match, woken
-    by one append, share one read of the log after the same seq (and their seats' viewers theirs).
-    A stream joins only a read begun after the announcement it heard (`announced`), so a read begun
-    before an append never stands in for one after it."""
+    """Streams that would read the same thing at once read it once: streams of one seat that sent
+    the same seq, reading the log to catch up (joining, or fallen behind), share one read and its
+    encoded messages. A stream joins only a read begun no earlier than it asks (`not_before`, a
+    `time.monotonic()`): on joining, no earlier than its hub last handed events on, so that the read
+    and the hub leave no gap between them; after a gap, no earlier than now."""
 
     def __init__(self) -> None:
-        self._flights: dict[tuple, tuple[int, asyncio.Future]] = {}
+        self._flights: dict[tuple, tuple[float, asyncio.Future]] = {}
 
-    async def read(self, key: tuple, announced: int, read):
+    async def read(self, key: tuple, not_before: float, read):
         flight = self._flights.get(key)
-        if flight is None or flight[0] < announced:
+        if flight is None or flight[0] < not_before:
             future = asyncio.ensure_future(read())
-            flight = self._flights[key] = (announced, future)
+            flight = self._flights[key] = (time.monotonic(), future)
             future.add_done_callback(lambda _, key=key, flight=flight: self._forget(key, flight))
         return await asyncio.shield(flight[1])
 
@@ -168,33 +189,229 @@ def _message(kind: str, data, *, seq: int | None = None) -> bytes:
     return ("\n".join(lines) + "\n\n").encode()
 
 
+@dataclass
+class Delivery:
+    """What a hub read after its last seq: the new events, each encoded in the forms its audience
+    calls for, each listening seat's view at the head, and whether the match is over. A stream cuts
+    its messages from it (`messages_for`); streams of the same seat that sent the same seq share the
+    cut."""
+
+    # Each event with its message, and the same with the payload withheld where some may not read
+    # it (None: everyone may, its audience is public or the match is over).
+    events: list[tuple[selectors.LoggedEvent, bytes, bytes | None]]
+    views: dict[int | None, bytes]
+    finished: bool
+    last_seq: int
+    _cuts: dict[tuple[int | None, int], bytes]
+
+    def messages_for(self, seat: int | None, sent: int) -> bytes | None:
+        """The messages for a stream of `seat` that has sent everything up to seq `sent`, or None when
+        it cannot follow from this delivery (its seat's view is missing, or events between are)."""
+        cut = self._cuts.get((seat, sent))
+        if cut is not None:
+            return cut
+        fresh = [event for event in self.events if event[0].seq > sent]
+        if (fresh and fresh[0][0].seq != sent + 1) or (fresh and seat not in self.views):
+            return None
+        parts = []
+        for event, readable, withheld in fresh:
+            visible = withheld is None or event.visible_to(seat, finished=False)
+            parts.append(readable if visible else withheld)
+        if fresh:
+            parts.append(self.views[seat])
+        if self.finished:
+            parts.append(_message("end", {"seq": max(sent, self.last_seq)}, seq=max(sent, self.last_seq)))
+        cut = self._cuts[(seat, sent)] = b"".join(parts)
+        return cut
+
+
+def _hub_read(match_id: int, after: int, seats: frozenset[int | None]) -> Delivery:
+    """One read for every stream of the match: the events after `after` (a batch at most), encoded
+    once per form, and each listening seat's view once, if there were any."""
+    try:
+        match = selectors.match_get(match_id=match_id)
+        logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH)
+        finished = match.status != Match.Status.RUNNING
+        events = []
+        for event in logged:
+            readable = _message("event", _serialized(event.as_seen(visible=True)), seq=event.seq)
+            withheld = None
+            if not finished and event.audience != PUBLIC:
+                withheld = _message("event", _serialized(event.as_seen(visible=False)), seq=event.seq)
+            events.append((event, readable, withheld))
+        last_seq = logged[-1].seq if logged else after
+        views = {}
+        if logged:
+            views = {seat: _message("view", seat_view(match, seat), seq=last_seq) for seat in seats}
+        finished = finished and len(logged) < STREAM_BATCH
+        return Delivery(events, views, finished, last_seq, {})
+    finally:
+        _connection_dropped()
+
+
+def _serialized(event: dict) -> dict:
+    return EventSerializer(event).data
+
+
+KEEP_ALIVE = object()  # a hub's word to its streams that nothing happened for a while
+FELL_BEHIND = object()  # a stream's backlog overflowed: it reads the log itself
+
+
+class MatchListener:
+    """One stream's place at its match's hub: the deliveries it has yet to send."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.deliveries: asyncio.Queue = asyncio.Queue()
+
+    def hand(self, delivery) -> None:
+        if self.deliveries.qsize() >= LISTENER_BACKLOG:
+            # A client reading slower than the match moves: drop what is queued and let it read
+            # the log from its last seq once it catches up, rather than hold every delivery.
+            while not self.deliveries.empty():
+                self.deliveries.get_nowait()
+            delivery = FELL_BEHIND
+        self.deliveries.put_nowait(delivery)
+
+
+class MatchHub:
+    """The one reader of a match's new events for every stream of it in this event loop."""
+
+    def __init__(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.listeners: set[MatchListener] = set()
+        self.head: int | None = None  # the last seq read; the streams are handed everything after it
+        self.ready = asyncio.Event()
+        # When it last handed its streams new events: a read of the log begun after that is as
+        # new as anything the hub has handed on, so a stream joining now may share it.
+        self.handed_at = 0.0
+        self._task: asyncio.Task | None = None
+
+    def join(self, listener: MatchListener) -> None:
+        self.listeners.add(listener)
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._follow())
+
+    def leave(self, listener: MatchListener) -> bool:
+        """Whether the hub is left with no stream (and has stopped)."""
+        self.listeners.discard(listener)
+        if self.listeners:
+            return False
+        if self._task is not None:
+            self._task.cancel()
+        return True
+
+    async def _follow(self) -> None:
+        quiet_since = time.monotonic()
+        with MatchSubscription(self.match_id) as feed:
+            while self.head is None:
+                try:
+                    self.head = await _gated(_head_seq, self.match_id)
+                except Exception:  # noqa: BLE001  the database is away: the streams wait, and we retry
+                    logger.exception("the stream hub of match %s could not read its head", self.match_id)
+                    await asyncio.sleep(1.0)
+            self.ready.set()
+            more = False
+            while True:
+                if not more:
+                    # Until an append is announced, or it is time to look at the log anyway (an
+                    # announcement may have been lost).
+                    await feed.wait(timeout=min(feed_poll_seconds(), KEEP_ALIVE_SECONDS))
+                seats = frozenset(listener.seat for listener in self.listeners)
+                try:
+                    delivery = await _gated(_hub_read, self.match_id, self.head, seats)
+                except Exception:  # noqa: BLE001
+                    logger.exception("the stream hub of match %s could not read the log", self.match_id)
+                    await asyncio.sleep(1.0)
+                    continue
+                if delivery.events or delivery.finished:
+                    self.head = delivery.last_seq
+                    self._hand(delivery)
+                    quiet_since = time.monotonic()
+                    if delivery.finished:
+                        return
+                more = len(delivery.events) == STREAM_BATCH  # the log goes on: read on at once
+                if not delivery.events and time.monotonic() - quiet_since >= KEEP_ALIVE_SECONDS:
+                    self._hand(KEEP_ALIVE)
+                    quiet_since = time.monotonic()
+
+    def _hand(self, delivery) -> None:
+        if delivery is not KEEP_ALIVE:
+            self.handed_at = time.monotonic()
+        for listener in list(self.listeners):
+            listener.hand(delivery)
+
+
+def _head_seq(match_id: int) -> int:
+    try:
+        return selectors.match_head_seq(selectors.match_get(match_id=match_id))
+    finally:
+        _connection_dropped()
+
+
+_hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _hub_joined(match_id: int, listener: MatchListener) -> MatchHub:
+    hubs = _hubs.setdefault(asyncio.get_running_loop(), {})
+    hub = hubs.get(match_id)
+    if hub is None:
+        hub = hubs[match_id] = MatchHub(match_id)
+    hub.join(listener)
+    return hub
+
+
+def _hub_left(hub: MatchHub, listener: MatchListener) -> None:
+    if hub.leave(listener):
+        hubs = _hubs.get(asyncio.get_running_loop(), {})
+        if hubs.get(hub.match_id) is hub:
+            del hubs[hub.match_id]
+
+
+async def _gated(read, *args):
+    async with _read_gate():
+        return await sync_to_async(read, thread_sensitive=False)(*args)
+
+
 async def _events(match_id: int, seat: int | None, after: int):
     global _open_streams
     _open_streams += 1
+    listener = MatchListener(seat)
+    hub = _hub_joined(match_id, listener)
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n".encode()
         ends_at = time.monotonic() + settings.SNAKEPIT_STREAM_MAX_SECONDS
-        with MatchSubscription(match_id) as feed:
-            while time.monotonic() < ends_at:
+        # Joined before the first read of the log and after the hub knows its head, so that
+        # whatever the hub hands on was appended after a point this read of the log reaches.
+        await hub.ready.wait()
+        from_log, not_before = True, hub.handed_at
+        while time.monotonic() < ends_at:
+            if from_log:
                 batch = await _shared().read(
-                    (match_id, seat, after), feed.announced(), partial(_gated_read, match_id, seat, after)
+                    (match_id, seat, after), not_before, partial(_gated_read, match_id, seat, after)
                 )
                 if batch.messages:
                     yield batch.messages
                 after = batch.last_seq or after
                 if batch.over:
                     return
-                if batch.more:
-                    continue  # more of the log to send at once
-                # Until an append is announced, or it is time to look at the log anyway (an
-                # announcement may have been lost), with a comment now and then to keep it open.
-                look_at = time.monotonic() + feed_poll_seconds()
-                while True:
-                    timeout = min(KEEP_ALIVE_SECONDS, max(0.0, look_at - time.monotonic()))
-                    if await feed.wait(timeout=timeout) or time.monotonic() >= look_at:
-                        break
-                    yield b": keep-alive\n\n"
+                from_log = batch.more
+                continue
+            delivery = await listener.deliveries.get()
+            if delivery is KEEP_ALIVE:
+                yield b": keep-alive\n\n"
+                continue
+            messages = None if delivery is FELL_BEHIND else delivery.messages_for(seat, after)
+            if messages is None:
+                from_log, not_before = True, hub.handed_at
+                continue
+            if messages:
+                yield messages
+            after = max(after, delivery.last_seq)
+            if delivery.finished:
+                return
     finally:
+        _hub_left(hub, listener)
         _open_streams -= 1
 
 
@@ -217,7 +434,10 @@ async def match_stream(request: HttpRequest, pk: int):
                 code="stream/too_many",
                 status=503,
             )
-        _, seat = await sync_to_async(_viewer_closing)(request, pk, seat)
+        async with _read_gate():
+            # Through the same gate as the reads of the log: a thousand streams opened at once must
+            # not each take a database connection (PostgreSQL refuses past max_connections).
+            _, seat = await sync_to_async(_viewer_closing, thread_sensitive=False)(request, pk, seat)
     except ApplicationError as error:
         return JsonResponse(error.as_body(), status=error.status)
     response = StreamingHttpResponse(_events(pk, seat, after), content_type="text/event-stream")
@@ -230,4 +450,4 @@ def _viewer_closing(request: HttpRequest, match_id: int, requested_seat: int | N
     try:
         return _viewer(request, match_id, requested_seat)
     finally:
-        connection.close()
+        _connection_dropped()

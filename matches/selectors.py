@@ -92,41 +92,66 @@ def match_decision(match: Match, snapshot: MatchSnapshot | None = None) -> Decis
     return match_game(match).decision(snapshot.state)
 
 
-def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0) -> list[dict[str, Any]]:
-    """The log after seq `after` as `viewer_seat` (None: a spectator) may read it: while the match
-    runs, a payload whose audience excludes the viewer is withheld (a shuffle, a face-down commit);
-    once it is finished, everything is public.
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One row of a match's log with its audience known: what every viewer's listing is cut from."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    payload: Any
+    audience: int | None  # matches/audience.py; None only for a row no replay could place
+    actor: str | None
+    created_at: datetime
+
+    def visible_to(self, viewer_seat: int | None, *, finished: bool) -> bool:
+        """Whether the viewer may read the payload: everyone once the match is finished, else the
+        event's audience."""
+        return finished or (self.audience is not None and audience_admits(self.audience, viewer_seat))
+
+    def as_seen(self, *, visible: bool) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "payload": self.payload if visible else None,
+            "redacted": not visible,
+            "actor": self.actor,
+            "created_at": self.created_at,
+        }
+
+
+def match_events_after(match: Match, *, after: int = 0, limit: int | None = None) -> list[LoggedEvent]:
+    """The log after seq `after` (at most `limit` events), each with its audience.
 
     One query on the (match, seq) index, reading only the rows listed: each row carries its audience,
     written when it was appended (matches/audience.py). Only a running match with a row whose
     audience is unknown (written by a process that predates the column, after migration 0006
     filled the rest) is replayed, to learn it as every listing once did."""
     username = f"actor__{get_user_model().USERNAME_FIELD}"
-    rows = list(
+    rows = (
         match.events.filter(seq__gt=after)
         .order_by("seq")
         .values_list("seq", "kind", "seat", "payload", "audience", username, "created_at")
     )
-    finished = match.is_finished
-    unknown = not finished and any(row[4] is None for row in rows)
+    rows = list(rows if limit is None else rows[:limit])
+    unknown = not match.is_finished and any(row[4] is None for row in rows)
     replayed = match_audiences_replayed(match) if unknown else {}
-    listing = []
-    for seq, kind, seat, payload, audience, actor, created_at in rows:
-        if audience is None:
-            audience = replayed.get(seq)
-        visible = finished or (audience is not None and audience_admits(audience, viewer_seat))
-        listing.append(
-            {
-                "seq": seq,
-                "kind": kind,
-                "seat": seat,
-                "payload": payload if visible else None,
-                "redacted": not visible,
-                "actor": actor,
-                "created_at": created_at,
-            }
-        )
-    return listing
+    return [
+        LoggedEvent(seq, kind, seat, payload, replayed.get(seq) if audience is None else audience, actor, at)
+        for seq, kind, seat, payload, audience, actor, at in rows
+    ]
+
+
+def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0) -> list[dict[str, Any]]:
+    """The log after seq `after` as `viewer_seat` (None: a spectator) may read it: while the match
+    runs, a payload whose audience excludes the viewer is withheld (a shuffle, a face-down commit);
+    once it is finished, everything is public."""
+    finished = match.is_finished
+    return [
+        event.as_seen(visible=event.visible_to(viewer_seat, finished=finished))
+        for event in match_events_after(match, after=after)
+    ]
 
 
 def match_audiences_replayed(match: Match) -> dict[int, int]:
