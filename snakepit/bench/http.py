@@ -341,6 +341,9 @@ async def _fanout(port: int, actor: Act, connection, subscribers: int, appends: 
     try:
         for _ in range(subscribers):  # each has read the log once and waits for the next append
             await asyncio.wait_for(ready.acquire(), FANOUT_TIMEOUT_SECONDS)
+        # The person's kept-alive connection may have idled past the server's keep-alive timeout
+        # while the subscribers got ready: the first move opens a new one.
+        connection.close()
         for _ in range(appends):
             if not actor.legal:
                 break
