@@ -170,6 +170,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "forward_url": f"{url}?step={min(replay.step + 1, replay.head)}",
         "last_url": url,
         "live_url": url,
+        # A running match's page follows its event stream (api/streams.py) from the head it was drawn at.
+        "stream_url": reverse("match-stream", args=[match.pk]) + f"?after={replay.head}",
         # A missing reverse one-to-one raises a subclass of AttributeError, so getattr's default holds.
         "tournament_match": getattr(match, "tournament_match", None),
         "ladder_match": getattr(match, "ladder_match", None),

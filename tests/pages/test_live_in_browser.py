@@ -6,10 +6,13 @@ Without a `chromium` on the PATH this test skips on a laptop and fails under CI=
 
 from __future__ import annotations
 
+import json
 import socket
+import urllib.request
 from types import SimpleNamespace
 
 import pytest
+from rest_framework.authtoken.models import Token
 
 from engines.registry import get_game
 from matches.models import Match, MatchEvent
@@ -79,3 +82,38 @@ def test_two_browsers_see_each_others_moves_within_a_quarter_second(browser, ser
     assert max(latencies) < QUARTER_SECOND_MS, latencies
     # Each page opened the stream once (the browser's EventSource), rather than polling.
     assert all(len(requests) == 1 for requests in streams.values()), streams
+
+
+def test_a_spectators_match_page_follows_the_stream_instead_of_polling(page, server, users):
+    match = match_create(
+        game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")]
+    )
+    fragments, streams = [], []
+    detail = f"/matches/{match.pk}/"
+    page.on("request", lambda request: "/stream/" in request.url and streams.append(request.url))
+    page.on(
+        "request",
+        lambda request: (
+            request.url.endswith(detail) and request.headers.get("x-live") and fragments.append(1)
+        ),
+    )
+    page.goto(f"{server.url}{detail}")
+    page.wait_for_timeout(3000)  # longer than the page's 2 s poll, were it polling
+    assert fragments == [], "the page polled while nothing happened"
+    assert len(streams) == 1 and f"after={match_snapshot(match).seq}" in streams[0], streams
+    game = get_game("rat-snake")
+    snapshot = match_snapshot(match)
+    action = game.legal_actions(snapshot.state, 0)[0]
+    # Through the server, whose commit announces it: this test's process announces to nobody.
+    token = Token.objects.create(user=users["alice"]).key
+    body = json.dumps({"expected_seq": snapshot.seq, "action": dict(action), "seat": 0}).encode()
+    request = urllib.request.Request(
+        f"{server.url}/api/matches/{match.pk}/actions/",
+        data=body,
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert answer.status == 201
+    after = match_snapshot(match).seq
+    page.wait_for_selector(f'#replay-position[data-step="{after}"]', timeout=5000)
+    assert len(fragments) == 1, "one fetch of the page's fragment per move announced"

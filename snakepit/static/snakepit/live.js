@@ -71,6 +71,8 @@
     var source = new window.EventSource(url);
     var busy = false, again = false;
     function refresh() {
+      // A replay stepped back into the past stays where it is; "Live" fetches the head itself.
+      if (element.querySelector("[data-live-pause]")) return;
       if (busy) { again = true; return; }  // one fetch at a time; the last word is fetched after it
       busy = true;
       fetchFragment(element.getAttribute("data-live-src"))
