@@ -136,8 +136,8 @@ class SharedReads:
     """Streams that would read the same thing at once read it once: streams of one seat that sent
     the same seq, reading the log to catch up (joining, or fallen behind), share one read and its
     encoded messages. A stream joins only a read begun no earlier than it asks (`not_before`, a
-    `time.monotonic()`): on joining, no earlier than its hub last handed events on, so that the read
-    and the hub leave no gap between them; after a gap, no earlier than now."""
+    `time.monotonic()`): no earlier than its hub last handed events on, so that such a read holds
+    everything the hub has handed on, and the read and the hub leave no gap between them."""
 
     def __init__(self) -> None:
         self._flights: dict[tuple, tuple[float, asyncio.Future]] = {}
