@@ -89,6 +89,63 @@ def _outcome_lines(match: Match, seats: list[dict[str, Any]]) -> list[dict[str, 
     return sorted(lines, key=lambda line: (line["rank"] is None, line["rank"] or 0, line["seat"]["index"]))
 
 
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _names(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def result_headline(outcome: dict[str, Any], labels: list[str], seat: int | None) -> str:
+    """The end of a match in one line, from the viewer's side: "You won", "You finished 2nd of 4",
+    "You shared first place with bob", "Drawn"; a spectator reads who won. `labels` are the seats'
+    names in seat order, `outcome` the match's (ranks: 1 is best, equal ranks tie)."""
+    ranks = list(outcome.get("ranks") or [])
+    if len(ranks) != len(labels) or not ranks:
+        return "The match is over"
+    players = len(ranks)
+    best = min(ranks)
+    winners = [index for index, rank in enumerate(ranks) if rank == best]
+    if len(winners) == players:
+        return "Drawn: everyone shares first place" if players > 2 else "Drawn"
+    if seat is None or not 0 <= seat < players:
+        if len(winners) == 1:
+            return f"{labels[winners[0]]} won"
+        return f"{_names([labels[index] for index in winners])} shared first place"
+    rank = ranks[seat]
+    tied = [labels[index] for index, other in enumerate(ranks) if other == rank and index != seat]
+    if rank == best:
+        return "You won" if not tied else f"You shared first place with {_names(tied)}"
+    if players == 2:
+        return "You lost"
+    place = f"{_ordinal(rank)} of {players}"
+    return f"You finished {place}" if not tied else f"You finished {place}, tied with {_names(tied)}"
+
+
+def _competition_links(match: Match, user) -> dict[str, Any]:
+    """Where a finished match leads: its tournament or ladder, and the viewer's next running match
+    there (the next game of a series, the next round's table), if any."""
+    # A missing reverse one-to-one raises a subclass of AttributeError, so getattr's default holds.
+    tournament_match = getattr(match, "tournament_match", None)
+    ladder_match = getattr(match, "ladder_match", None)
+    following = Match.objects.none()
+    if tournament_match is not None:
+        following = Match.objects.filter(tournament_match__tournament_id=tournament_match.tournament_id)
+    elif ladder_match is not None:
+        following = Match.objects.filter(ladder_match__round__ladder_id=ladder_match.round.ladder_id)
+    next_match = None
+    if user.is_authenticated and (tournament_match or ladder_match):
+        next_match = (
+            following.filter(status=Match.Status.RUNNING, seats__user=user)
+            .exclude(pk=match.pk)
+            .order_by("created_at", "pk")
+            .first()
+        )
+    return {"tournament_match": tournament_match, "ladder_match": ladder_match, "next_match": next_match}
+
+
 def play_context(
     request: HttpRequest, match: Match, *, error: ApplicationError | ActionFormError | None = None
 ) -> dict:
@@ -128,6 +185,12 @@ def play_context(
         "idempotency_key": _idempotency_key(request, match, seat, snapshot.seq) if to_act else "",
         "events": list(reversed(events)),
         "outcome": _outcome_lines(match, seats) if match.is_finished else [],
+        **(_competition_links(match, request.user) if match.is_finished else {}),
+        "headline": (
+            result_headline(match.outcome or {}, [entry["label"] for entry in seats], seat)
+            if match.is_finished
+            else ""
+        ),
         "error": error,
         "poll_ms": POLL_MILLISECONDS,
         "live_url": reverse("pages:play-live", args=[match.pk]) + _seat_query(seat),
