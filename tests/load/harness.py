@@ -222,6 +222,7 @@ SLOW_KINDS = ("trickled", "unfinished", "stream")
 # of a stream (its server fills the socket's buffers and must wait, never block the others).
 TRICKLE_GAP = (0.05, 0.5)
 STREAM_READ_BYTES = 256
+RECONNECT_GAP = {"trickled": (0.5, 1.5), "unfinished": (0.5, 1.5), "stream": (2.0, 5.0)}
 STREAM_READ_GAP = 1.0
 
 
@@ -316,7 +317,9 @@ class SlowConnections:
             finally:
                 self.open -= 1
                 writer.close()
-            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            # A stream whose match has ended is followed by another match's a few seconds later,
+            # as a spectator moves on (not at once: each new stream reads its match's whole log).
+            await asyncio.sleep(rng.uniform(*RECONNECT_GAP[kind]))
 
     async def _status(self, reader: asyncio.StreamReader, kind: str) -> int:
         line = await reader.readline()
@@ -818,6 +821,8 @@ def main() -> None:
         action="store_true",
         help="A capacity run: no slow connections, no process killed, no Redis restart.",
     )
+    parser.add_argument("--no-kills", action="store_true", help="Kill no worker and no web process.")
+    parser.add_argument("--no-redis-restart", action="store_true", help="Leave Redis up throughout.")
     options = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "snakepit.settings")
     import django
@@ -836,9 +841,9 @@ def main() -> None:
         options.seconds,
         options.tournaments,
         options.folder,
-        kill_faults=not options.no_faults,
+        kill_faults=not (options.no_faults or options.no_kills),
         slow_connections=0 if options.no_faults else options.slow_connections,
-        redis_restart=not options.no_faults,
+        redis_restart=not (options.no_faults or options.no_redis_restart),
     )
     run_load(run, database_url=database_url())
     text = report(run)
