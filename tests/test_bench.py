@@ -128,3 +128,29 @@ def test_bench_http_answers_every_endpoint_from_a_real_server_under_its_stable_k
     # may pass 100 ms at the first step already, so 0 is a figure too (a target, not a test).
     assert figures.pop("live.idle_connections_held") in (0, 20, 50)
     assert {key: value for key, value in figures.items() if not value > 0} == {}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_feed_times_announcements_from_this_process_to_a_subscriber_process(capsys):
+    """Redis pub/sub where Redis is configured, LISTEN/NOTIFY where the database is PostgreSQL; on the
+    embedded default neither applies and both are left out, saying so."""
+    from django.conf import settings
+    from django.db import connection
+
+    from snakepit.bench import feed
+    from snakepit.bench.isolation import throwaway_database
+
+    with throwaway_database():
+        figures = {figure.key: figure.value for figure in feed.figures(latency_count=20, rate_count=100)}
+    mechanisms = (["redis"] if settings.REDIS_URL else []) + (
+        ["pg_notify"] if connection.vendor == "postgresql" else []
+    )
+    assert set(figures) == {
+        f"live.feed_{mechanism}_{unit}" for mechanism in mechanisms for unit in ("p50_ms", "p99_ms", "per_s")
+    }
+    assert {key: value for key, value in figures.items() if not value > 0} == {}
+    for mechanism in mechanisms:
+        assert figures[f"live.feed_{mechanism}_p50_ms"] <= figures[f"live.feed_{mechanism}_p99_ms"]
+    said = capsys.readouterr().err
+    assert ("live.feed_redis_*: not applicable" in said) == ("redis" not in mechanisms)
+    assert ("live.feed_pg_notify_*: not applicable" in said) == ("pg_notify" not in mechanisms)

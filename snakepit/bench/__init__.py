@@ -1,9 +1,9 @@
 """The benchmark: `manage.py bench` prints these figures, and `--json` one object of them.
 
-One module per area (`engines`, `decks`, `ratings`, `tournaments`, `store`, `workers`, `http`), each with a
-`figures()` that returns `Figure`s. A figure's `key` is its name in the JSON output and never changes
-(new work adds figures; docs/bench.md lists them). Figures are printed, never asserted: targets are
-read by people, not by tests.
+One module per area (`engines`, `decks`, `ratings`, `tournaments`, `store`, `workers`, `http`,
+`feed`), each with a `figures()` that returns `Figure`s. A figure's `key` is its name in the JSON
+output and never changes (new work adds figures; docs/bench.md lists them). Figures are printed,
+never asserted: targets are read by people, not by tests.
 
 The figures that write (store, workers, tournaments, ratings) run in the bench's own throwaway
 database and its own broker (`snakepit.bench.isolation`), never in the configured ones.

@@ -15,11 +15,14 @@ from snakepit.bench.isolation import throwaway_database
 # Areas in the order they run; those that read or write a database run inside the throwaway one (a
 # deck check through the API reads the ban lists in effect).
 PURE_AREAS = ("engines",)
-WRITING_AREAS = ("decks", "ratings", "tournaments", "store", "workers", "http")
+WRITING_AREAS = ("decks", "ratings", "tournaments", "store", "workers", "http", "feed")
 
 
 class Command(BaseCommand):
-    help = "Measure engines, replay, the event store, workers, tournaments, ratings and HTTP; print figures."
+    help = (
+        "Measure engines, replay, the event store, workers, tournaments, ratings, HTTP and the match "
+        "feed; print figures."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
