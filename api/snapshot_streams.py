@@ -27,6 +27,7 @@ from api.sse import (
     capacity_check,
     closing,
     digest,
+    digest_after,
     event_stream,
     last_event_id,
     message,
@@ -44,7 +45,6 @@ from tournaments.formats import lifecycle
 from tournaments.models import Tournament
 
 SLUG_LENGTH = 100  # longer than any slug given out: a longer one names nothing
-DIGEST_LENGTH = 16  # of a leaderboard's id (api.sse.digest)
 
 
 def _slug_checked(slug: str, *, code: str, what: str) -> str:
@@ -138,9 +138,7 @@ async def ladder_stream(request: HttpRequest, slug: str):
     if refused is not None:
         return refused
     try:
-        after = last_event_id(request)
-        if after is not None and (len(after) > DIGEST_LENGTH or not after.isalnum()):
-            raise StreamRefused(f"Last-Event-ID is an id this stream sent: at most {DIGEST_LENGTH} letters")
+        after = digest_after(request)
         include_left, include_inactive = _flag(request, "include_left"), _flag(request, "include_inactive")
         capacity_check()
         ladder_id = await closing(_ladder_id)(slug)

@@ -35,6 +35,7 @@ from core.feed import Subscription, feed_poll_seconds
 
 KEEP_ALIVE_SECONDS = 15.0  # a comment at least this often keeps proxies from closing a quiet stream
 RETRY_MILLISECONDS = 1000  # how soon an EventSource reconnects
+DIGEST_LENGTH = 16  # hex digits of a digest id: enough that two different snapshots never share one
 
 _open_streams = 0
 
@@ -64,12 +65,20 @@ def message(kind: str, data, *, id: str | int | None = None) -> bytes:
 def digest(data) -> str:
     """A short name for a JSON value, as a message's id where there is no seq to name it."""
     encoded = json.dumps(data, cls=DjangoJSONEncoder, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(encoded.encode()).hexdigest()[:16]
+    return hashlib.sha256(encoded.encode()).hexdigest()[:DIGEST_LENGTH]
 
 
 def last_event_id(request: HttpRequest) -> str | None:
     """What the client already has: the Last-Event-ID header, else `?after=`."""
     return request.META.get("HTTP_LAST_EVENT_ID") or request.GET.get("after") or None
+
+
+def digest_after(request: HttpRequest) -> str | None:
+    """The Last-Event-ID of a stream whose ids are digests: at most DIGEST_LENGTH letters and digits."""
+    after = last_event_id(request)
+    if after is not None and (len(after) > DIGEST_LENGTH or not after.isalnum()):
+        raise StreamRefused(f"Last-Event-ID is an id this stream sent: at most {DIGEST_LENGTH} letters")
+    return after
 
 
 def needs_asgi(request: HttpRequest, poll: str) -> JsonResponse | None:

@@ -193,3 +193,46 @@ def test_the_ladder_stream_sends_the_leaderboard_then_each_change_and_resumes_by
     assert resumed == after_join
     api = APIClient().get("/api/ladders/open/leaderboard/").json()
     assert after_join[2] == {"count": api["count"], "results": api["results"]} and api["count"] == 2
+
+
+@pytest.mark.parametrize(
+    "who, status, code", [(None, 401, "auth/not_authenticated"), ("bob", 403, "ops/staff_only")]
+)
+def test_the_ops_stream_is_for_staff_alone(users, who, status, code):
+    async def scenario():
+        client = AsyncClient()
+        if who is not None:
+            await client.aforce_login(users[who])
+        return await client.get("/ops/stream/")
+
+    response = asyncio.run(scenario())
+    assert response.status_code == status and response.json()["code"] == code
+
+
+def test_the_ops_stream_sends_the_figures_then_again_when_they_change(users, monkeypatch):
+    from matches.services import SeatSpec, match_create
+    from snakepit.pages import ops
+
+    monkeypatch.setattr(ops, "OPS_STREAM_SECONDS", 0.2)
+    staff = users["carol"]
+    staff.is_staff = True
+    staff.save()
+
+    def start_a_match():
+        match_create(game_key="rat-snake", seats=[SeatSpec(user=users["alice"]), SeatSpec(bot="heuristic")])
+
+    async def scenario():
+        client = AsyncClient()
+        await client.aforce_login(staff)
+        stream = Stream(await client.get("/ops/stream/"))
+        first = await stream.next()
+        await sync_to_async(start_a_match)()
+        while True:  # the per-minute rates may change first; the running count follows
+            later = await stream.next(timeout=5)
+            if later[2]["running"] != first[2]["running"]:
+                return first, later
+
+    first, later = asyncio.run(scenario())
+    assert first[0] == later[0] == "ops" and first[1] != later[1]
+    assert (first[2]["running"], later[2]["running"]) == (0, 1)
+    assert later[2]["running_by_game"] == {"rat-snake": 1}
