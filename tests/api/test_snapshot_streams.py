@@ -6,6 +6,7 @@ for all of them; the end of a tournament; and bad input refused with a code, nev
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
@@ -15,7 +16,7 @@ from rest_framework.test import APIClient
 
 from api import snapshot_streams
 from ratings import services as ladder_services
-from tests.api.test_streams import Stream
+from tests.api.test_streams import Stream, private_redis  # noqa: F401  (a fixture)
 from tournaments.models import TournamentEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -236,3 +237,79 @@ def test_the_ops_stream_sends_the_figures_then_again_when_they_change(users, mon
     assert first[0] == later[0] == "ops" and first[1] != later[1]
     assert (first[2]["running"], later[2]["running"]) == (0, 1)
     assert later[2]["running_by_game"] == {"rat-snake": 1}
+
+
+def test_a_decklist_tournaments_stream_carries_no_deck_and_exactly_what_the_api_shows(organiser, users):
+    """Rag'n'Guns entrants bring saved decks; the tables, standings and bracket show none of them (a
+    deck is on `/entries/` alone), and the stream carries exactly those, to anyone."""
+    from tests.api.test_every_game import saved_deck
+
+    body = {"name": "Decklists", "game": "ragnguns", "format": "swiss", "result_mode": "table"}
+    slug = post(organiser, "/api/tournaments/", body)["slug"]
+    post(organiser, f"/api/tournaments/{slug}/open/")
+    share_ids = []
+    for name in ("alice", "bob", "carol"):
+        player = APIClient()
+        player.force_authenticate(users[name])
+        share_ids.append(saved_deck(users[name]))
+        post(player, f"/api/tournaments/{slug}/register/", {"deck": share_ids[-1]})
+    post(organiser, f"/api/tournaments/{slug}/start/")
+    settle_first_open_table(organiser, slug)
+
+    async def scenario():
+        return await (await open_stream(f"/api/tournaments/{slug}/stream/")).next()
+
+    kind, _, data = asyncio.run(scenario())
+    assert kind == "tournament" and data["tables"]
+    shown = as_the_api_shows_it(slug)
+    assert {key: data[key] for key in shown} == shown
+    text = json.dumps(data)
+    assert not any(share_id in text for share_id in share_ids)
+    assert "deck" not in text
+
+
+def test_a_result_recorded_in_another_process_reaches_the_stream_through_redis(
+    running_swiss,
+    settings,
+    private_redis,  # noqa: F811  (the fixture imported above)
+):
+    """Results of games played on Snakepit are recorded by workers, other processes than the web's."""
+    import os
+    import subprocess
+    import sys
+
+    from snakepit.processes import database_url
+
+    settings.SNAKEPIT_STREAM_POLL_SECONDS = 60  # only Redis can bring it in time
+    slug = running_swiss
+    key = APIClient().get(f"/api/tournaments/{slug}/tables/").json()[0]["match_key"]
+    script = (
+        "from django.contrib.auth import get_user_model\n"
+        "from rest_framework.test import APIClient\n"
+        "client = APIClient()\n"
+        "client.force_authenticate(get_user_model().objects.get(username='organiser'))\n"
+        f"answer = client.post('/api/tournaments/{slug}/tables/{key}/correct/',"
+        " {'ranks': [2, 1], 'reason': 'from a worker'}, format='json')\n"
+        "assert answer.status_code in (200, 201), answer.content\n"
+    )
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": private_redis}
+
+    async def scenario():
+        stream = await open_stream(f"/api/tournaments/{slug}/stream/")
+        _, before, _ = await stream.next()
+        await asyncio.sleep(0.5)  # the stream's subscriber is listening on Redis by now
+        await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "manage.py", "shell", "-c", script],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+        )
+        recorded = time.monotonic()
+        after = await stream.next(timeout=10)
+        return before, after, time.monotonic() - recorded
+
+    before, (kind, seq, data), took = asyncio.run(scenario())
+    assert kind == "tournament" and int(seq) > int(before)
+    assert next(table for table in data["tables"] if table["match_key"] == key)["status"] == "decided"
+    assert took < 2.0, took
