@@ -100,7 +100,7 @@ def capacity_check() -> None:
 
 
 def request_user(request: HttpRequest):
-    """The session's user, or the one a `Authorization: Token ...` header names (a 401 if it is bad)."""
+    """The session's user, or the one an `Authorization: Token ...` header names (401 if it is bad)."""
     if request.META.get("HTTP_AUTHORIZATION"):
         try:
             authenticated = TokenAuthentication().authenticate(request)
