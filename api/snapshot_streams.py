@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.conf import settings
+from django.db.models import Max
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
@@ -66,7 +67,8 @@ def tournament_snapshot(tournament_id: int) -> Snapshot:
     least that new (a later append is announced and read again)."""
     tournament = Tournament.objects.get(pk=tournament_id)
     head = tournament_selectors.tournament_head(tournament)
-    current = max(tournament.tables.values_list("round", flat=True), default=None)
+    tournament.refresh_from_db(fields=["status"])  # as of the seq or later, as the rest
+    current = tournament.tables.aggregate(current=Max("round"))["current"]
     data = {
         "seq": head.seq,
         "status": tournament.status,
