@@ -289,6 +289,15 @@ def _ladder_match_rows(ladder_matches) -> list[dict]:
     ]
 
 
+def leaderboard_rows(ladder: Ladder, entries, *, first: int) -> list[dict]:
+    """The JSON of a page of `/leaderboard/`, its first entry at position `first`."""
+    rows = [
+        selectors.leaderboard_row(entry=entry, ladder=ladder, position=first + index)
+        for index, entry in enumerate(entries)
+    ]
+    return LeaderboardEntrySerializer(rows, many=True).data
+
+
 def _query_flag(request, name: str) -> bool:
     value = request.query_params.get(name, "false")
     if value not in ("true", "false"):
@@ -422,12 +431,7 @@ class LadderViewSet(viewsets.GenericViewSet):
             include_inactive=_query_flag(request, "include_inactive"),
         )
         page = self.paginate_queryset(entries)
-        first = self.paginator.offset + 1
-        rows = [
-            selectors.leaderboard_row(entry=entry, ladder=ladder, position=first + index)
-            for index, entry in enumerate(page)
-        ]
-        return self.get_paginated_response(LeaderboardEntrySerializer(rows, many=True).data)
+        return self.get_paginated_response(leaderboard_rows(ladder, page, first=self.paginator.offset + 1))
 
     @extend_schema(responses=LadderEntryDetailSerializer)
     @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)")

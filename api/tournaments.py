@@ -399,6 +399,54 @@ class TournamentFormatViewSet(viewsets.ViewSet):
         return Response(lifecycle.spec_describe())
 
 
+def tournament_table_rows(
+    tournament: Tournament, *, round_number: int | None = None, status: str | None = None
+) -> list[dict]:
+    """The JSON of `/tables/`: every table (of one round, or of one status) with its players,
+    status, result and Snakepit matches, and whether it is open past its round's end time."""
+    tables = tournament.tables.all()
+    if round_number is not None:
+        tables = tables.filter(round=round_number)
+    if status:
+        tables = tables.filter(status=status)
+    matches: dict[str, list[int]] = {}
+    for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list(
+        "match_key", "match_id"
+    ):
+        matches.setdefault(key, []).append(match_id)
+    tables = sorted(tables, key=lambda t: (t.round, exports.natural_key(t.match_key)))
+    rows = TableSerializer(tables, many=True, context={"matches": matches}).data
+    # A table still open past its round's end time is flagged for the organiser.
+    ends = {
+        number: ends_at
+        for number, ends_at in tournament.events.filter(kind="round_paired").values_list(
+            "payload__round", "payload__ends_at"
+        )
+        if ends_at
+    }
+    now = timezone.now()
+    for row in rows:
+        ends_at = ends.get(row["round"])
+        row["ends_at"] = ends_at
+        row["overdue"] = bool(
+            ends_at and row["status"] != "decided" and now >= datetime.fromisoformat(ends_at)
+        )
+    return rows
+
+
+def tournament_standing_rows(tournament: Tournament) -> list[dict]:
+    """The JSON of `/standings/`: every tiebreak column, each row explaining its numbers."""
+    # The rank column is the rank (the JSON holds the rest of the row).
+    rows = [
+        {"rank": row.rank, **{key: value for key, value in row.row.items() if key != "rank"}}
+        for row in tournament.standings.order_by("rank", "player")
+    ]
+    names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
+    for row in rows:
+        row["name"] = names.get(row["player"], row["player"])
+    return rows
+
+
 class TournamentViewSet(viewsets.GenericViewSet):
     """Tournaments of any registered game: leagues, brackets, Swiss, pods, groups with playoffs."""
 
@@ -763,36 +811,13 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def tables(self, request, slug=None):
         """Rounds and pairings: every table with its players, status, result and Snakepit matches."""
-        tournament = self._tournament(slug)
-        tables = tournament.tables.all()
-        round_number = query_int(request, "round", minimum=1)
-        if round_number is not None:
-            tables = tables.filter(round=round_number)
-        if request.query_params.get("status"):
-            tables = tables.filter(status=request.query_params["status"])
-        matches: dict[str, list[int]] = {}
-        for key, match_id in tournament.matches.order_by("match_key", "game_number").values_list(
-            "match_key", "match_id"
-        ):
-            matches.setdefault(key, []).append(match_id)
-        tables = sorted(tables, key=lambda t: (t.round, exports.natural_key(t.match_key)))
-        rows = TableSerializer(tables, many=True, context={"matches": matches}).data
-        # A table still open past its round's end time is flagged for the organiser.
-        ends = {
-            number: ends_at
-            for number, ends_at in tournament.events.filter(kind="round_paired").values_list(
-                "payload__round", "payload__ends_at"
+        return Response(
+            tournament_table_rows(
+                self._tournament(slug),
+                round_number=query_int(request, "round", minimum=1),
+                status=request.query_params.get("status") or None,
             )
-            if ends_at
-        }
-        now = timezone.now()
-        for row in rows:
-            ends_at = ends.get(row["round"])
-            row["ends_at"] = ends_at
-            row["overdue"] = bool(
-                ends_at and row["status"] != "decided" and now >= datetime.fromisoformat(ends_at)
-            )
-        return Response(rows)
+        )
 
     @extend_schema(responses={200: ANY_OBJECTS})
     @action(detail=True, methods=["get"], pagination_class=None)
@@ -826,15 +851,7 @@ class TournamentViewSet(viewsets.GenericViewSet):
 
     def _standing_rows(self, slug) -> tuple[Tournament, list[dict]]:
         tournament = self._tournament(slug)
-        # The rank column is the rank (the JSON holds the rest of the row).
-        rows = [
-            {"rank": row.rank, **{key: value for key, value in row.row.items() if key != "rank"}}
-            for row in tournament.standings.order_by("rank", "player")
-        ]
-        names = {entry.player: entry.label for entry in tournament.entries.select_related("user")}
-        for row in rows:
-            row["name"] = names.get(row["player"], row["player"])
-        return tournament, rows
+        return tournament, tournament_standing_rows(tournament)
 
     @extend_schema(responses={200: STANDING_ROWS})
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from api import bots, catalogue, challenges, decks, games, matches, ratings, tournaments
+from api.snapshot_streams import ladder_stream, tournament_stream
 from api.streams import match_stream
 from api.throttles import ThrottledLoginView, ThrottledObtainAuthToken
 
@@ -18,6 +19,8 @@ for module in (games, matches, challenges, catalogue, decks, ratings, tournament
 urlpatterns = [
     # An event stream, not a DRF view: it is async and answers text/event-stream (api/streams.py).
     path("matches/<int:pk>/stream/", match_stream, name="match-stream"),
+    path("tournaments/<slug:slug>/stream/", tournament_stream, name="tournament-stream"),
+    path("ladders/<slug:slug>/stream/", ladder_stream, name="ladder-stream"),
     path("", include(router.urls)),
     path(
         "auth/",

@@ -22,19 +22,32 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F, Max
 from django.db.models.functions import TruncMinute
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from api.limits import INT_MAX
-from core.errors import ApplicationError
+from api.sse import (
+    Snapshot,
+    capacity_check,
+    closing,
+    digest,
+    digest_after,
+    event_stream,
+    message,
+    needs_asgi,
+    request_user,
+    snapshot_events,
+)
+from core.errors import ApplicationError, Forbidden
 from matches.models import Match, MatchEvent
 from matches.selectors import matches_stalled
 from matches.services import match_void
 from ratings.models import Ladder, LadderMatch, RatedMatch
 from ratings.services import ladder_pause, ladder_resume
 from snakepit.celery import app as celery_app
+from snakepit.pages.common import render_page
 from snakepit.pages.ops_records import (
     CHECKS,
     check_queued_record,
@@ -48,6 +61,10 @@ RUNNING_SHOWN = 50
 OVERDUE_CHECKED = 1000  # running ladder matches read for their deadlines, oldest first
 RATE_WINDOWS = (1, 5, 15, 60)  # minutes
 SERIES_MINUTES = 15
+# The figures are read again this often for the ops stream (once per process, however many staff
+# watch); nothing announces them, since nearly every write in the service changes one.
+OPS_STREAM_SECONDS = 5.0
+OPS_TOPIC = "ops"
 
 
 def staff_only(view):
@@ -220,6 +237,70 @@ def ops_overview(*, now=None) -> dict[str, Any]:
     }
 
 
+def ops_figures(*, now=None) -> dict[str, Any]:
+    """The figures the page's live part shows, as the ops stream sends them (JSON)."""
+    now = now or timezone.now()
+    progress = matches_in_progress(now=now)
+    queue = queue_depth()
+    failure_count, _ = task_failures()
+    rates = {
+        name: {
+            str(window["minutes"]): window["rate"] for window in per_minute(rows, field, now=now)["windows"]
+        }
+        for name, rows, field in (
+            ("events_per_minute", MatchEvent.objects.all(), "created_at"),
+            ("ratings_per_minute", RatedMatch.objects.all(), "rated_at"),
+        )
+    }
+    return {
+        "running": progress["count"],
+        "running_by_game": dict(progress["by_game"]),
+        "stalled": progress["stalled"],
+        "overdue": sorted(progress["overdue"]),
+        "queue": queue["queues"],
+        "unacked": queue["unacked"],
+        "broker_error": queue["error"],
+        "failed_tasks": failure_count,
+        **rates,
+        "bot_forfeits": {row["reason"]: row["count"] for row in bot_forfeits_by_reason()},
+    }
+
+
+def ops_snapshot() -> Snapshot:
+    figures = ops_figures()
+    name = digest(figures)
+    return Snapshot(name, message("ops", figures, id=name), over=False)
+
+
+def _staff_checked(request: HttpRequest) -> None:
+    """The stream answers as the API does: 401 to the anonymous, 403 to the signed-in non-staff."""
+    user = request_user(request)
+    if not user.is_authenticated:
+        raise ApplicationError(
+            "sign in as staff to follow the operations", code="auth/not_authenticated", status=401
+        )
+    if not user.is_staff:
+        raise Forbidden("the operations figures are for staff", code="ops/staff_only")
+
+
+@require_GET
+async def ops_stream(request: HttpRequest):
+    """The operations figures every OPS_STREAM_SECONDS when they changed (text/event-stream)."""
+    refused = needs_asgi(request, "/ops/")
+    if refused is not None:
+        return refused
+    try:
+        after = digest_after(request)
+        await closing(_staff_checked)(request)
+        capacity_check()
+    except ApplicationError as error:
+        return JsonResponse(error.as_body(), status=error.status)
+    body = snapshot_events(
+        OPS_TOPIC, key=(OPS_TOPIC,), read=closing(ops_snapshot), after=after, poll_seconds=OPS_STREAM_SECONDS
+    )
+    return event_stream(body)
+
+
 # --- pages and actions ----------------------------------------------------------------------------
 
 
@@ -237,7 +318,7 @@ class ChecksForm(forms.Form):
 @staff_only
 def ops_dashboard(request: HttpRequest) -> HttpResponse:
     context = {"section": "ops", "void_form": VoidForm(), "checks_form": ChecksForm(), **ops_overview()}
-    return render(request, "ops/dashboard.html", context)
+    return render_page(request, page="ops/dashboard.html", fragment="ops/_figures.html", context=context)
 
 
 def _done(request: HttpRequest, text: str) -> HttpResponse:

@@ -193,10 +193,12 @@ def bracket_context(tournament: Tournament, state) -> dict[str, Any]:
 
 
 def tournament_context(tournament: Tournament) -> dict[str, Any]:
-    state = tournament_head(tournament).state
+    head = tournament_head(tournament)
+    state = head.state
     rows = standings_rows(tournament)
     return {
         "tournament": tournament,
+        "seq": head.seq,  # what the page shows: its stream sends only what comes after
         "summary": lifecycle.summary(state),
         "standings": rows,
         "tiebreaks": tiebreak_columns(rows),

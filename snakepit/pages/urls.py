@@ -34,6 +34,8 @@ urlpatterns = [
     path("accounts/sign-out/", accounts.sign_out, name="sign-out"),
     path("accounts/token/", accounts.api_token, name="api-token"),
     path("ops/", ops.ops_dashboard, name="ops"),
+    # An event stream (api/sse.py): async, and its path ends in /stream/ (snakepit/serving.py).
+    path("ops/stream/", ops.ops_stream, name="ops-stream"),
     path("ops/ladders/<int:ladder_id>/pause/", ops.ops_ladder_pause, name="ops-ladder-pause"),
     path("ops/matches/void/", ops.ops_match_void, name="ops-match-void"),
     path("ops/checks/", ops.ops_checks_queue, name="ops-checks"),

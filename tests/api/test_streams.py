@@ -14,9 +14,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
+from core import feed
 from decks.selectors import deck_version_brought
 from engines.registry import default_bot, game_keys, get_game
-from matches import feed
 from matches.selectors import match_event_listing, match_game, match_snapshot
 from matches.services import SeatSpec, match_create, match_submit_action
 from tests.api.test_every_game import saved_deck
@@ -154,7 +154,7 @@ def test_a_lost_announcement_is_caught_up_from_the_log_with_nothing_skipped_or_r
         stream = await open_stream(AsyncClient(), match)
         seen, _ = await stream.until_view()
         # The announcements are lost (as in a restart of Redis): the stream must find the moves itself.
-        monkeypatch.setattr(feed, "_wake", lambda match_id: None)
+        monkeypatch.setattr(feed, "_wake", lambda topic: None)
         for _ in range(3):
             await sync_to_async(play)(match, alice)
         while not seen or seen[-1]["seq"] < await sync_to_async(head)(match):

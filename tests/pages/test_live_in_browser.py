@@ -1,6 +1,7 @@
 """Two people in one match, each in their own Chromium, on the real web server (uvicorn, as `up`
 runs it): each page follows the other's moves through the match stream (api/streams.py), not by
-polling, and shows each move within a quarter of a second of its commit.
+polling, and shows each move within a quarter of a second of its commit; and a spectator's
+tournament page shows a result settled through the API by following the tournament's stream.
 
 Without a `chromium` on the PATH this test skips on a laptop and fails under CI=true."""
 
@@ -117,3 +118,54 @@ def test_a_spectators_match_page_follows_the_stream_instead_of_polling(page, ser
     after = match_snapshot(match).seq
     page.wait_for_selector(f'#replay-position[data-step="{after}"]', timeout=5000)
     assert len(fragments) == 1, "one fetch of the page's fragment per move announced"
+
+
+def test_a_tournament_page_shows_a_result_reported_elsewhere_through_its_stream(browser, server, users):  # noqa: F811
+    """An anonymous spectator's tournament page; the organiser settles a table through the API (on
+    the server, from another client): the page shows it well before its 5 s poll would, having
+    opened the stream once and fetched the page's fragment once."""
+    import time
+
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    organiser = APIClient()
+    organiser.force_authenticate(users["carol"])
+    body = {"name": "Live", "game": "rat-snake", "format": "swiss", "result_mode": "table"}
+    slug = organiser.post("/api/tournaments/", body, format="json").json()["slug"]
+    assert organiser.post(f"/api/tournaments/{slug}/open/").status_code == 200
+    for name in ("alice", "bob"):
+        player = APIClient()
+        player.force_authenticate(users[name])
+        assert player.post(f"/api/tournaments/{slug}/register/", {}, format="json").status_code == 201
+    assert organiser.post(f"/api/tournaments/{slug}/start/", {}, format="json").status_code == 200
+    [table] = organiser.get(f"/api/tournaments/{slug}/tables/").json()
+
+    page = browser.new_context().new_page()
+    streams, fragments = [], []
+    page.on("request", lambda request: "/stream/" in request.url and streams.append(request.url))
+    page.on("request", lambda request: request.headers.get("x-live") == "1" and fragments.append(request.url))
+    page.goto(f"{server.url}/tournaments/{slug}/")
+    status_cell = "document.querySelector('table.round[data-round=\"1\"] tbody tr td:nth-child(3)')"
+    assert page.evaluate(f"{status_cell}.textContent") == "open"
+    for _ in range(100):  # until the page has opened its stream (an open one never completes)
+        if streams:
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # the stream is open and waiting by now
+
+    token = Token.objects.create(user=users["carol"]).key
+    request = urllib.request.Request(
+        f"{server.url}/api/tournaments/{slug}/tables/{table['match_key']}/correct/",
+        data=json.dumps({"ranks": [1, 2], "reason": "the arbiter saw it"}).encode(),
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    started = time.monotonic()
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status in (200, 201)
+    page.wait_for_function(f"() => {status_cell}.textContent === 'decided'", timeout=10000)
+    took = time.monotonic() - started
+    assert took < 2.0, took  # the page polls every 5 s only where it cannot stream
+    assert len(streams) == 1 and f"/api/tournaments/{slug}/stream/?after=" in streams[0], streams
+    assert len(fragments) == 1, fragments

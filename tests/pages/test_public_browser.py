@@ -211,7 +211,16 @@ def test_every_public_page_of_the_demo_renders_with_the_apis_numbers_and_no_scri
     demo_data_ensure()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    # The test's live server is WSGI: the pages' event streams answer 501 stream/needs_asgi and the
+    # pages poll instead (live.js), which Chromium reports as a resource that failed to load.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "/stream/" not in message.location.get("url", "")
+            else None
+        ),
+    )
     api = page.request
     for path in ("/", "/tournaments/", "/ladders/", "/matches/", "/decks/"):
         page.goto(f"{live_server.url}{path}")

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import connection
 
 from core.errors import ApplicationError, Conflict, Forbidden, NotFound, Rejected
+from tournaments.feed import tournament_feed_publish_on_commit
 from tournaments.formats import lifecycle
 from tournaments.formats.common import FormatError
 from tournaments.models import (
@@ -144,6 +145,7 @@ class TournamentChange:
         )
         self.state, self.seq = state, event.seq
         self.events.append(event)
+        tournament_feed_publish_on_commit(tournament_id=self.tournament.pk, seq=event.seq)
         return event
 
     def project(self) -> None:

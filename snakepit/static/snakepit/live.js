@@ -7,7 +7,8 @@
    <div data-live-src="..." data-live-stream="/api/matches/7/stream/?after=12">...</div>
      instead of polling, listens to the server's event stream (Server-Sent Events) and fetches the
      URL once each time the stream says the match moved (a `view` message: "live:moved" is
-     dispatched on the element first) or ended; a browser
+     dispatched on the element first) or ended; data-live-message="tournament" names the message
+     that says so instead, for the snapshot streams (a tournament's, a ladder's, the ops page's); a browser
      without EventSource, or a server that cannot stream, polls as above. A dropped stream is
      reconnected by the browser itself, resuming after the last event it had.
    <a data-live-target="#replay" href="?step=4">  (or a <form data-live-target="#box">)
@@ -80,10 +81,12 @@
         .catch(function () { /* the next message fetches again */ })
         .then(function () { busy = false; if (again) { again = false; refresh(); } });
     }
-    source.addEventListener("view", function () {
-      // Said before the fetch, so that a page can fetch what depends on it at the same time.
-      element.dispatchEvent(new CustomEvent("live:moved", { bubbles: true }));
-      refresh();
+    (element.getAttribute("data-live-message") || "view").split(" ").forEach(function (kind) {
+      source.addEventListener(kind, function () {
+        // Said before the fetch, so that a page can fetch what depends on it at the same time.
+        element.dispatchEvent(new CustomEvent("live:moved", { bubbles: true }));
+        refresh();
+      });
     });
     source.addEventListener("end", function () { source.close(); refresh(); });
     source.addEventListener("error", function () {
