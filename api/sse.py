@@ -1,13 +1,16 @@
-"""What the snapshot streams share (docs/api.md, "Streams"): a stream that sends, on connect and after
-each change, the whole of what it shows (a tournament's tables and standings, a ladder's
-leaderboard, the operations figures) rather than a log's events one by one.
+"""What every event stream shares (docs/api.md, "Streams"): the message encoding, bounded ids, who
+the requester is, the 501 a WSGI server answers, one gate for their reads of the database and one
+count of open streams per process (SNAKEPIT_STREAMS_MAX); and the snapshot streams, which send, on
+connect and after each change, the whole of what they show (a tournament's tables and standings, a
+ladder's leaderboard, the operations figures) rather than a log's events one by one (the match
+stream, api/streams.py, does that).
 
-Each message carries an `id:` naming what it shows (a tournament log's seq, or a digest of the
-JSON), so a client that reconnects with `Last-Event-ID` (browsers' EventSource does) or `?after=`
+Each snapshot message carries an `id:` naming what it shows (a tournament log's seq, or a digest of
+the JSON), so a client that reconnects with `Last-Event-ID` (browsers' EventSource does) or `?after=`
 is sent nothing until it changes. A stream waits on its topic (core/feed.py) or reads again every
 `feed_poll_seconds()`; the streams of one topic in one process share each read (`SnapshotReads`):
-one read per change per process, however many watch. The views are async, as the match stream is
-(api/streams.py): no thread or database connection is held while a stream waits.
+one read per change per process, however many watch. The views are async, as the match stream is:
+no thread or database connection is held while a stream waits.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 import weakref
 from collections import Counter
 from collections.abc import Callable
+from contextlib import aclosing
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
@@ -182,10 +186,28 @@ def _per_loop(store: weakref.WeakKeyDictionary, make):
     return value
 
 
+def read_gate() -> asyncio.Semaphore:
+    """At most SNAKEPIT_WEB_THREADS reads at once per process, whatever the number and kind of
+    streams (the match streams' reads and opening checks pass through it too)."""
+    return _per_loop(_read_gates, lambda: asyncio.Semaphore(settings.SNAKEPIT_WEB_THREADS))
+
+
 async def _gated(read: Callable) -> Snapshot:
-    # At most SNAKEPIT_WEB_THREADS reads at once per process, whatever the number of streams.
-    async with _per_loop(_read_gates, lambda: asyncio.Semaphore(settings.SNAKEPIT_WEB_THREADS)):
+    async with read_gate():
         return await read()
+
+
+async def _counted(body):
+    """`body`, counted as an open stream against SNAKEPIT_STREAMS_MAX (`capacity_check`) until it
+    ends or its client leaves (Django then closes this, which closes `body`)."""
+    global _open_streams
+    _open_streams += 1
+    try:
+        async with aclosing(body):
+            async for chunk in body:
+                yield chunk
+    finally:
+        _open_streams -= 1
 
 
 async def snapshot_events(
@@ -194,8 +216,6 @@ async def snapshot_events(
     """The stream's body: `retry:`, then the snapshot whenever its id differs from the last one the
     client has, until it is over (`event: end`) or SNAKEPIT_STREAM_MAX_SECONDS have passed (the
     client reconnects and resumes). `read` is an async callable returning a `Snapshot`."""
-    global _open_streams
-    _open_streams += 1
     reads = _per_loop(_reads, SnapshotReads)
     reads.watched(key, +1)
     try:
@@ -221,11 +241,11 @@ async def snapshot_events(
                     yield b": keep-alive\n\n"
     finally:
         reads.watched(key, -1)
-        _open_streams -= 1
 
 
 def event_stream(body) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(body, content_type="text/event-stream")
+    """The response for a stream's body (an async iterator of bytes), counted while it is open."""
+    response = StreamingHttpResponse(_counted(body), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx passes each message on at once
     return response

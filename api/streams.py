@@ -28,24 +28,29 @@ SNAKEPIT_STREAM_MAX_SECONDS (then the client reconnects and resumes).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import weakref
 from dataclasses import dataclass
 from functools import partial
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIRequest
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
-from rest_framework.authentication import TokenAuthentication
-from rest_framework.exceptions import AuthenticationFailed
 
 from api.matches import EventSerializer, seat_view
+from api.sse import (
+    KEEP_ALIVE_SECONDS,
+    RETRY_MILLISECONDS,
+    bounded_number,
+    capacity_check,
+    closing,
+    event_stream,
+    message,
+    needs_asgi,
+    read_gate,
+    request_user,
+)
 from core.errors import ApplicationError
 from matches import selectors
 from matches.audience import PUBLIC
@@ -56,41 +61,12 @@ logger = logging.getLogger(__name__)
 
 STREAM_BATCH = 200  # events read and sent at once; a longer log is sent in several batches
 LISTENER_BACKLOG = 32  # deliveries a stream may have waiting before it reads the log itself instead
-KEEP_ALIVE_SECONDS = 15.0  # a comment at least this often keeps proxies from closing a quiet stream
-RETRY_MILLISECONDS = 1000  # how soon an EventSource reconnects
-
-_open_streams = 0
-_read_gates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-class StreamRefused(ApplicationError):
-    status = 400
-    code = "stream/invalid"
-
-
-def _bounded_number(raw: str | None, *, name: str, digits: int) -> int | None:
-    if raw is None or raw == "":
-        return None
-    raw = raw.strip()
-    if not raw.isdigit() or len(raw) > digits:
-        raise StreamRefused(
-            f"{name} is a whole number of at most {digits} digits", code="request/invalid_query"
-        )
-    return int(raw)
-
-
-def _viewer(request: HttpRequest, match_id: int, requested_seat: int | None) -> tuple[Match, int | None]:
-    """The match and the seat whose eyes the requester sees through (None: a spectator's)."""
-    user = request.user
-    if request.META.get("HTTP_AUTHORIZATION"):
-        try:
-            authenticated = TokenAuthentication().authenticate(request)
-        except AuthenticationFailed as failure:
-            raise ApplicationError(str(failure.detail), code="auth/failed", status=401) from None
-        if authenticated is not None:
-            user = authenticated[0]
+def _viewer_seat(request: HttpRequest, match_id: int, requested_seat: int | None) -> int | None:
+    """The seat whose eyes the requester sees through (None: a spectator's)."""
     match = selectors.match_get(match_id=match_id)
-    return match, selectors.match_viewer_seat(match, user, requested_seat)
+    return selectors.match_viewer_seat(match, request_user(request), requested_seat)
 
 
 @dataclass(frozen=True)
@@ -106,30 +82,20 @@ class Batch:
 def _read(match_id: int, seat: int | None, after: int) -> Batch:
     """The events after `after` that `seat` may read (a batch at most), then the seat's view once
     they reach the head, then the end once the match is over and all of it is sent."""
-    try:
-        match = selectors.match_get(match_id=match_id)
-        logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH + 1)
-        more = len(logged) > STREAM_BATCH
-        finished = match.is_finished
-        listing = [event.as_seen(visible=event.visible_to(seat, finished=finished)) for event in logged]
-        events = EventSerializer(listing[:STREAM_BATCH], many=True).data
-        messages = [_message("event", event, seq=event["seq"]) for event in events]
-        last_seq = events[-1]["seq"] if events else None
-        if events and not more:
-            messages.append(_message("view", seat_view(match, seat), seq=last_seq))
-        over = not more and match.status != Match.Status.RUNNING
-        if over:
-            messages.append(_message("end", {"seq": last_seq or after}, seq=last_seq or after))
-        return Batch(b"".join(messages), last_seq, more, over)
-    finally:
-        _connection_dropped()
-
-
-def _connection_dropped() -> None:
-    """A stream holds no connection while it waits; and the next read, maybe in another of the
-    pool's threads, makes its own connection object (Django's may not cross threads)."""
-    connection.close()
-    del connections[DEFAULT_DB_ALIAS]
+    match = selectors.match_get(match_id=match_id)
+    logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH + 1)
+    more = len(logged) > STREAM_BATCH
+    finished = match.is_finished
+    listing = [event.as_seen(visible=event.visible_to(seat, finished=finished)) for event in logged]
+    events = EventSerializer(listing[:STREAM_BATCH], many=True).data
+    messages = [message("event", event, id=event["seq"]) for event in events]
+    last_seq = events[-1]["seq"] if events else None
+    if events and not more:
+        messages.append(message("view", seat_view(match, seat), id=last_seq))
+    over = not more and match.status != Match.Status.RUNNING
+    if over:
+        messages.append(message("end", {"seq": last_seq or after}, id=last_seq or after))
+    return Batch(b"".join(messages), last_seq, more, over)
 
 
 class SharedReads:
@@ -166,27 +132,11 @@ def _shared() -> SharedReads:
     return shared
 
 
-def _read_gate() -> asyncio.Semaphore:
-    loop = asyncio.get_running_loop()
-    gate = _read_gates.get(loop)
-    if gate is None:
-        gate = _read_gates[loop] = asyncio.Semaphore(settings.SNAKEPIT_WEB_THREADS)
-    return gate
-
-
-async def _gated_read(match_id: int, seat: int | None, after: int):
-    async with _read_gate():
-        # Not thread-sensitive: a shared read outlives the stream that began it, so it runs in the
-        # loop's pool, and `_read` leaves no connection behind in that thread.
-        return await sync_to_async(_read, thread_sensitive=False)(match_id, seat, after)
-
-
-def _message(kind: str, data, *, seq: int | None = None) -> bytes:
-    lines = [f"event: {kind}"]
-    if seq is not None:
-        lines.append(f"id: {seq}")
-    lines.append("data: " + json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":")))
-    return ("\n".join(lines) + "\n\n").encode()
+async def _gated(read, *args):
+    """`read(*args)` in the loop's pool, through the read gate all streams share, leaving no
+    database connection behind (api/sse.py)."""
+    async with read_gate():
+        return await closing(read)(*args)
 
 
 @dataclass
@@ -220,7 +170,7 @@ class Delivery:
         if fresh:
             parts.append(self.views[seat])
         if self.finished:
-            parts.append(_message("end", {"seq": max(sent, self.last_seq)}, seq=max(sent, self.last_seq)))
+            parts.append(message("end", {"seq": max(sent, self.last_seq)}, id=max(sent, self.last_seq)))
         cut = self._cuts[(seat, sent)] = b"".join(parts)
         return cut
 
@@ -228,25 +178,22 @@ class Delivery:
 def _hub_read(match_id: int, after: int, seats: frozenset[int | None]) -> Delivery:
     """One read for every stream of the match: the events after `after` (a batch at most), encoded
     once per form, and each listening seat's view once, if there were any."""
-    try:
-        match = selectors.match_get(match_id=match_id)
-        logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH)
-        finished = match.status != Match.Status.RUNNING
-        events = []
-        for event in logged:
-            readable = _message("event", _serialized(event.as_seen(visible=True)), seq=event.seq)
-            withheld = None
-            if not finished and event.audience != PUBLIC:
-                withheld = _message("event", _serialized(event.as_seen(visible=False)), seq=event.seq)
-            events.append((event, readable, withheld))
-        last_seq = logged[-1].seq if logged else after
-        views = {}
-        if logged:
-            views = {seat: _message("view", seat_view(match, seat), seq=last_seq) for seat in seats}
-        finished = finished and len(logged) < STREAM_BATCH
-        return Delivery(events, views, finished, last_seq, {})
-    finally:
-        _connection_dropped()
+    match = selectors.match_get(match_id=match_id)
+    logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH)
+    finished = match.status != Match.Status.RUNNING
+    events = []
+    for event in logged:
+        readable = message("event", _serialized(event.as_seen(visible=True)), id=event.seq)
+        withheld = None
+        if not finished and event.audience != PUBLIC:
+            withheld = message("event", _serialized(event.as_seen(visible=False)), id=event.seq)
+        events.append((event, readable, withheld))
+    last_seq = logged[-1].seq if logged else after
+    views = {}
+    if logged:
+        views = {seat: message("view", seat_view(match, seat), id=last_seq) for seat in seats}
+    finished = finished and len(logged) < STREAM_BATCH
+    return Delivery(events, views, finished, last_seq, {})
 
 
 def _serialized(event: dict) -> dict:
@@ -343,10 +290,7 @@ class MatchHub:
 
 
 def _head_seq(match_id: int) -> int:
-    try:
-        return selectors.match_head_seq(selectors.match_get(match_id=match_id))
-    finally:
-        _connection_dropped()
+    return selectors.match_head_seq(selectors.match_get(match_id=match_id))
 
 
 _hubs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -368,14 +312,7 @@ def _hub_left(hub: MatchHub, listener: MatchListener) -> None:
             del hubs[hub.match_id]
 
 
-async def _gated(read, *args):
-    async with _read_gate():
-        return await sync_to_async(read, thread_sensitive=False)(*args)
-
-
 async def _events(match_id: int, seat: int | None, after: int):
-    global _open_streams
-    _open_streams += 1
     listener = MatchListener(seat)
     hub = _hub_joined(match_id, listener)
     try:
@@ -388,7 +325,7 @@ async def _events(match_id: int, seat: int | None, after: int):
         while time.monotonic() < ends_at:
             if from_log:
                 batch = await _shared().read(
-                    (match_id, seat, after), not_before, partial(_gated_read, match_id, seat, after)
+                    (match_id, seat, after), not_before, partial(_gated, _read, match_id, seat, after)
                 )
                 if batch.messages:
                     yield batch.messages
@@ -412,42 +349,23 @@ async def _events(match_id: int, seat: int | None, after: int):
                 return
     finally:
         _hub_left(hub, listener)
-        _open_streams -= 1
 
 
 @require_GET
 async def match_stream(request: HttpRequest, pk: int):
     """The match's events and the requester's view as they happen (text/event-stream)."""
-    if not isinstance(request, ASGIRequest):
-        # A WSGI server (Django's runserver, a test's live server) would hold a thread for the
-        # stream and send nothing until it ends: say so at once, and the page polls instead.
-        body = {"code": "stream/needs_asgi", "detail": "this server cannot stream; poll /events/ instead"}
-        return JsonResponse(body, status=501)
+    refusal = needs_asgi(request, "/events/")
+    if refusal is not None:
+        return refusal
     try:
-        seat = _bounded_number(request.GET.get("seat"), name="seat", digits=3)
-        after = _bounded_number(request.META.get("HTTP_LAST_EVENT_ID"), name="Last-Event-ID", digits=10)
+        seat = bounded_number(request.GET.get("seat"), name="seat", digits=3)
+        after = bounded_number(request.META.get("HTTP_LAST_EVENT_ID"), name="Last-Event-ID", digits=10)
         if after is None:
-            after = _bounded_number(request.GET.get("after"), name="after", digits=10) or 0
-        if _open_streams >= settings.SNAKEPIT_STREAMS_MAX:
-            raise ApplicationError(
-                "this server has as many streams open as it serves; try again shortly",
-                code="stream/too_many",
-                status=503,
-            )
-        async with _read_gate():
-            # Through the same gate as the reads of the log: a thousand streams opened at once must
-            # not each take a database connection (PostgreSQL refuses past max_connections).
-            _, seat = await sync_to_async(_viewer_closing, thread_sensitive=False)(request, pk, seat)
+            after = bounded_number(request.GET.get("after"), name="after", digits=10) or 0
+        capacity_check()
+        # Through the same gate as the reads of the log: a thousand streams opened at once must not
+        # each take a database connection (PostgreSQL refuses past max_connections).
+        seat = await _gated(_viewer_seat, request, pk, seat)
     except ApplicationError as error:
         return JsonResponse(error.as_body(), status=error.status)
-    response = StreamingHttpResponse(_events(pk, seat, after), content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each message on at once
-    return response
-
-
-def _viewer_closing(request: HttpRequest, match_id: int, requested_seat: int | None):
-    try:
-        return _viewer(request, match_id, requested_seat)
-    finally:
-        _connection_dropped()
+    return event_stream(_events(pk, seat, after))
