@@ -240,3 +240,29 @@ def test_the_match_listing_reads_no_row_per_match(users, client_for):
         alone = client_for().get(f"/api/matches/{row['id']}/").json()
         assert row == alone and row["seq"] == Match.objects.get(pk=row["id"]).events.count()
     assert [row["seats"][0]["user"] for row in rows] == ["alice", "carol", "bob", "alice"]
+
+
+def test_a_moves_answer_is_the_view_that_follows_and_costs_the_same_queries_each_move(users, client_for):
+    """The answer to a move shows the state the move left (the service's own, not read again) and
+    every event since: the same as a view and a listing read after it. Its queries do not grow with
+    the log."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice = client_for(users["alice"])
+    match = create(alice, [{"user": "alice"}, {"bot": "random"}], {"passes": 3})
+    base = f"/api/matches/{match['id']}"
+    seen = alice.get(f"{base}/view/").json()
+    counts = []
+    while seen["legal_actions"] and len(counts) < 4:
+        body = {"expected_seq": seen["seq"], "action": seen["legal_actions"][0]}
+        with CaptureQueriesContext(connection) as queries:
+            moved = alice.post(f"{base}/actions/", body, format="json")
+        assert moved.status_code == 201, moved.json()
+        counts.append(len(queries.captured_queries))
+        answer = moved.json()
+        seen = alice.get(f"{base}/view/").json()
+        assert {key: answer[key] for key in seen} == seen
+        listed = alice.get(f"{base}/events/", {"after": body["expected_seq"]}).json()
+        assert answer["events"] == listed and answer["event"] == listed[0]
+    assert len(counts) >= 2 and counts[0] > 0 and len(set(counts)) == 1, counts
