@@ -151,13 +151,16 @@ DATABASES = {
 # each in a thread with at most one database connection: this is the most database connections one
 # web process holds, however many clients there are (deploy/README.md).
 SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
-# PostgreSQL only, below. "web" (what snakepit/asgi.py asks for unless it is set) is a pool of
-# SNAKEPIT_WEB_THREADS connections: the web process's requests and stream reads then share that many.
+# A pool of connections per process (below: psycopg's on PostgreSQL, snakepit/sqlite_pool on SQLite).
+# "web" (what snakepit/asgi.py asks for unless it is set) is one of SNAKEPIT_WEB_THREADS connections:
+# the web process's requests and stream reads then share that many.
 _pool_size = os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0")
 SNAKEPIT_DB_POOL_SIZE = SNAKEPIT_WEB_THREADS if _pool_size == "web" else int(_pool_size)
 SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if SNAKEPIT_DB_POOL_SIZE > 0:  # the web process's closed connections wait for its next requests
+        DATABASES["default"]["ENGINE"] = "snakepit.sqlite_pool"
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web server, the worker and beat read while one of them writes;
         # IMMEDIATE takes the write lock at BEGIN so concurrent appends queue instead of failing.
