@@ -259,8 +259,9 @@ def _optional_int(request: Request, name: str) -> int | None:
     return query_int(request, name)
 
 
-def seat_view(match: Match, seat: int | None) -> dict:
-    snapshot = selectors.match_snapshot(match)
+def seat_view(match: Match, seat: int | None, snapshot: selectors.MatchSnapshot | None = None) -> dict:
+    """What `seat` sees of the match at `snapshot` (default: the log's head, read now)."""
+    snapshot = snapshot or selectors.match_snapshot(match)
     game = selectors.match_game(match)
     decision = game.decision(snapshot.state)
     return {
@@ -379,11 +380,13 @@ class MatchViewSet(viewsets.GenericViewSet):
         )
         match = result.match
         seat = result.event.seat
-        response = seat_view(match, seat)
-        response["events"] = selectors.match_event_listing(
-            match, viewer_seat=seat, after=result.event.seq - 1
-        )
-        response["event"] = response["events"][0]
+        events = selectors.match_event_listing(match, viewer_seat=seat, after=result.event.seq - 1)
+        # The state this append left is still the head unless the listing shows later events (another
+        # writer's since); then, or for a replayed key, the head is read as any view reads it.
+        left = result.snapshot
+        response = seat_view(match, seat, left if left and events[-1]["seq"] == left.seq else None)
+        response["events"] = events
+        response["event"] = events[0]
         response["replayed"] = result.replayed
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         code = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED

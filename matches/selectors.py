@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from core.errors import Conflict, Forbidden, NotFound
@@ -21,7 +21,7 @@ from engines.registry import get_game
 from engines.replay import replay_from
 from matches.audience import audience_admits, audiences_replayed
 from matches.live import live_checkin, live_checkout, live_peek
-from matches.models import Match, MatchEvent
+from matches.models import Match, MatchEvent, MatchSeat
 
 S = TypeVar("S")
 
@@ -45,7 +45,14 @@ def match_get(*, match_id: int, for_update: bool = False) -> Match:
 
 
 def match_list() -> QuerySet[Match]:
-    queryset = Match.objects.prefetch_related("seats__user").annotate(seq=Coalesce(Max("events__seq"), 0))
+    """Matches, newest first, each with its seats and `seq` (its last event's, 0 for none). The seq is
+    read per listed match from the (match, seq) index, not by grouping every match's events: a page
+    of 10 costs 10 index reads however long the logs are."""
+    last_seq = MatchEvent.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    # The seats with their users in one query, ordered by index alone (MatchSeat's default order
+    # would join each seat's match to sort by it).
+    seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("user").order_by("index"))
+    queryset = Match.objects.prefetch_related(seats).annotate(seq=Coalesce(Subquery(last_seq), 0))
     return queryset.order_by("-created_at", "-id")
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import reduce
 
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from core.errors import NotFound
@@ -83,6 +86,61 @@ def leaderboard(
         leaderboard_row(entry=entry, ladder=ladder, position=position, now=now)
         for position, entry in enumerate(entries, start=1)
     ]
+
+
+@dataclass(frozen=True)
+class LeaderboardSummary:
+    """What a list of ladders shows of one leaderboard: its first row with a game played (as
+    `leaderboard_row` gives it, or None) and how many rows it has."""
+
+    leader: dict | None
+    entries: int
+
+
+def leaderboard_summaries(*, ladders: list[Ladder], now=None) -> dict[int, LeaderboardSummary]:
+    """Each ladder's `LeaderboardSummary` by ladder id, equal to what its whole `leaderboard` would
+    give, in one query however many ladders are listed: the rows are counted and ranked in the
+    database (windows over each ladder's rows), so no leaderboard is built."""
+    if not ladders:
+        return {}
+    now = now or timezone.now()
+    # One condition per distinct `inactive_after_days` (most sites have one), not one per ladder.
+    alike: dict[int | None, list[Ladder]] = {}
+    for ladder in ladders:
+        alike.setdefault(ladder.inactive_after_days, []).append(ladder)
+    on_board = Q(left_at__isnull=True) & reduce(
+        operator.or_,
+        (
+            Q(ladder__in=group) & (Q() if days is None else _recently_played(group[0], now))
+            for days, group in alike.items()
+        ),
+    )
+    # One row per ladder: its first entry ranked with those that played first (the leader, if it has
+    # played), with its position on the leaderboard and the count of the ladder's rows, all computed
+    # over the same rows before filtering.
+    by_ladder = {"partition_by": F("ladder")}
+    ranked = [F("ordinal").desc(), F("pk").asc()]  # entries_ranked's order
+    played_first = Case(When(games__gt=0, then=Value(0)), default=Value(1))
+    firsts = (
+        LadderEntry.objects.filter(on_board)
+        .select_related("user")
+        .annotate(
+            rows=Window(Count("pk"), **by_ladder),
+            position=Window(RowNumber(), order_by=ranked, **by_ladder),
+            place=Window(RowNumber(), order_by=[played_first.asc(), *ranked], **by_ladder),
+        )
+        .filter(place=1)
+    )
+    by_id = {ladder.pk: ladder for ladder in ladders}
+    summaries = {ladder.pk: LeaderboardSummary(leader=None, entries=0) for ladder in ladders}
+    for first in firsts:
+        leader = (
+            leaderboard_row(entry=first, ladder=by_id[first.ladder_id], position=first.position, now=now)
+            if first.games
+            else None
+        )
+        summaries[first.ladder_id] = LeaderboardSummary(leader=leader, entries=first.rows)
+    return summaries
 
 
 def entry_history(*, entry: LadderEntry) -> QuerySet[RatingChange]:

@@ -147,10 +147,20 @@ DATABASES = {
         DATABASE_URL, conn_max_age=SNAKEPIT_DB_CONN_MAX_AGE, conn_health_checks=True
     )
 }
-SNAKEPIT_DB_POOL_SIZE = int(os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0"))  # PostgreSQL only, below
+# At most this many requests are inside Django at once in one web process (snakepit/serving.py),
+# each in a thread with at most one database connection: this is the most database connections one
+# web process holds, however many clients there are (deploy/README.md).
+SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
+# A pool of connections per process (below: psycopg's on PostgreSQL, snakepit/sqlite_pool on SQLite).
+# "web" (what snakepit/asgi.py asks for unless it is set) is one of SNAKEPIT_WEB_THREADS connections:
+# the web process's requests and stream reads then share that many.
+_pool_size = os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0")
+SNAKEPIT_DB_POOL_SIZE = SNAKEPIT_WEB_THREADS if _pool_size == "web" else int(_pool_size)
 SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    if SNAKEPIT_DB_POOL_SIZE > 0:  # the web process's closed connections wait for its next requests
+        DATABASES["default"]["ENGINE"] = "snakepit.sqlite_pool"
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web server, the worker and beat read while one of them writes;
         # IMMEDIATE takes the write lock at BEGIN so concurrent appends queue instead of failing.
@@ -188,10 +198,6 @@ else:
     if SNAKEPIT_DB_PGBOUNCER:
         DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
-# At most this many requests are inside Django at once in one web process (snakepit/serving.py),
-# each in a thread with at most one database connection: this is the most database connections one
-# web process holds, however many clients there are (deploy/README.md).
-SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
 # The service connects as a role that owns nothing; the tables' owner only migrates. With this set
 # (PostgreSQL), `manage.py migrate` connects with its user, password, host and port to DATABASE_URL's
 # database, then grants DATABASE_URL's user what the service needs (deploy/README.md, "Database roles").

@@ -3,13 +3,15 @@ from django.shortcuts import render
 from engines.registry import all_games
 from matches.selectors import match_list
 from ratings.models import Ladder
-from ratings.selectors import leaderboard
+from ratings.selectors import LeaderboardSummary, leaderboard_summaries
 from snakepit.demo import demo_login_hint
 from tournaments.models import Tournament
 
 
 def home(request):
     games = [game.describe() for game in all_games()]
+    ladders = list(Ladder.objects.filter(is_active=True)[:10])
+    summaries = leaderboard_summaries(ladders=ladders)
     return render(
         request,
         "home.html",
@@ -17,20 +19,18 @@ def home(request):
             "section": "home",
             "games": games,
             "matches": match_list()[:10],
-            "ladders": [_ladder_row(ladder) for ladder in Ladder.objects.filter(is_active=True)[:10]],
+            "ladders": [_ladder_row(ladder, summaries[ladder.pk]) for ladder in ladders],
             "tournaments": Tournament.objects.exclude(status=Tournament.Status.DRAFT)[:10],
             "demo_hint": demo_login_hint(request),
         },
     )
 
 
-def _ladder_row(ladder: Ladder) -> dict:
-    rows = leaderboard(ladder=ladder)
-    leader = next((row for row in rows if row["games"]), None)
+def _ladder_row(ladder: Ladder, summary: LeaderboardSummary) -> dict:
     return {
         "slug": ladder.slug,
         "name": ladder.name,
         "game": ladder.game,
-        "leader": leader,
-        "entries": len(rows),
+        "leader": summary.leader,
+        "entries": summary.entries,
     }

@@ -33,9 +33,11 @@ DEPLOYED = ROOT / "deploy" / "pgbouncer" / "pgbouncer.ini"
 SERVER_CONNECTIONS = 2
 
 
-def settings_in_a_fresh_process(**env: str) -> dict:
+def settings_in_a_fresh_process(*, setup: str = "django.setup()", **env: str) -> dict:
+    """The database settings a new process reads from `env`, after `setup` (the web process's
+    own: `import snakepit.asgi`)."""
     code = (
-        "import json, django; from django.conf import settings; django.setup();"
+        f"import json, django; from django.conf import settings; {setup};"
         "db = settings.DATABASES['default'];"
         "print(json.dumps({'options': db['OPTIONS'], 'max_age': db['CONN_MAX_AGE'],"
         " 'no_server_cursors': db.get('DISABLE_SERVER_SIDE_CURSORS', False)}))"
@@ -63,6 +65,21 @@ def test_pgbouncer_and_pool_settings():
     assert pooled["options"]["pool"]["max_size"] == 6 and pooled["options"]["pool"]["min_size"] <= 6
     embedded = settings_in_a_fresh_process(DATABASE_URL="", CI="", SNAKEPIT_DB_POOL_SIZE="6")
     assert "pool" not in embedded["options"]  # SQLite has no pool
+
+
+def test_the_web_process_pools_its_postgresql_connections_by_default():
+    """Under ASGI every request is a new thread, so unpooled each one connects anew (snakepit/asgi.py)."""
+    url = "postgres://app@db.example:5432/snakepit"
+    web = settings_in_a_fresh_process(
+        setup="import snakepit.asgi", DATABASE_URL=url, SNAKEPIT_WEB_THREADS="5"
+    )
+    assert web["max_age"] == 0 and web["options"]["pool"]["max_size"] == 5
+    unpooled = settings_in_a_fresh_process(
+        setup="import snakepit.asgi", DATABASE_URL=url, SNAKEPIT_DB_POOL_SIZE="0"
+    )
+    assert unpooled["max_age"] == 0 and "pool" not in unpooled["options"]
+    embedded = settings_in_a_fresh_process(setup="import snakepit.asgi", DATABASE_URL="", CI="")
+    assert "pool" not in embedded["options"]
 
 
 def test_the_deployed_pgbouncer_configuration_pools_by_transaction():

@@ -210,3 +210,59 @@ def test_the_openapi_schema_and_swagger_ui_are_served(client_for, db):
     assert "/api/matches/{id}/actions/" in paths and "/api/matches/{id}/verify/" in paths
     docs = client_for().get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_the_match_listing_reads_no_row_per_match(users, client_for):
+    """Four matches with people seated cost the queries one does (each match's seq read by the
+    listing's own query, every seat and its user by one more), and each row says what the match's
+    own page says."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.services import SeatSpec, match_create
+
+    def listing() -> tuple[int, list[dict]]:
+        with CaptureQueriesContext(connection) as queries:
+            listed = client_for().get("/api/matches/")
+        assert listed.status_code == 200
+        return len(queries.captured_queries), listed.json()["results"]
+
+    def new_match(person) -> None:
+        match_create(game_key="rat-snake", seats=[SeatSpec(user=person), SeatSpec(bot="random")])
+
+    new_match(users["alice"])
+    one, _ = listing()
+    for name in ("bob", "carol", "alice"):
+        new_match(users[name])
+    four, rows = listing()
+    assert one > 0 and four == one and len(rows) == 4
+    for row in rows:
+        alone = client_for().get(f"/api/matches/{row['id']}/").json()
+        assert row == alone and row["seq"] == Match.objects.get(pk=row["id"]).events.count()
+    assert [row["seats"][0]["user"] for row in rows] == ["alice", "carol", "bob", "alice"]
+
+
+def test_a_moves_answer_is_the_view_that_follows_and_costs_the_same_queries_each_move(users, client_for):
+    """The answer to a move shows the state the move left (the service's own, not read again) and
+    every event since: the same as a view and a listing read after it. Its queries do not grow with
+    the log."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    alice = client_for(users["alice"])
+    match = create(alice, [{"user": "alice"}, {"bot": "random"}], {"passes": 3})
+    base = f"/api/matches/{match['id']}"
+    seen = alice.get(f"{base}/view/").json()
+    counts = []
+    while seen["legal_actions"] and len(counts) < 4:
+        body = {"expected_seq": seen["seq"], "action": seen["legal_actions"][0]}
+        with CaptureQueriesContext(connection) as queries:
+            moved = alice.post(f"{base}/actions/", body, format="json")
+        assert moved.status_code == 201, moved.json()
+        counts.append(len(queries.captured_queries))
+        answer = moved.json()
+        seen = alice.get(f"{base}/view/").json()
+        assert {key: answer[key] for key in seen} == seen
+        listed = alice.get(f"{base}/events/", {"after": body["expected_seq"]}).json()
+        assert answer["events"] == listed and answer["event"] == listed[0]
+    assert len(counts) >= 2 and counts[0] > 0 and len(set(counts)) == 1, counts

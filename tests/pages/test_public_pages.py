@@ -258,3 +258,34 @@ def test_the_replay_passes_over_the_stores_own_events(client, settings, django_u
         response = client.get(f"/matches/{match.pk}/?step={step}")
         assert response.status_code == 200, step
     assert ">entropy</a>" in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_home_page_reads_no_row_per_ladder_or_match(client):
+    """Four ladders and four matches cost the queries one of each does: every ladder's leader and
+    count come from one query (ratings.selectors.leaderboard_summaries), not a leaderboard each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ratings import services as ratings_services
+
+    def home() -> tuple[int, list[list[str]]]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get("/")
+        assert response.status_code == 200
+        return len(queries.captured_queries), cells(response.content.decode(), "ladders")
+
+    def ladder_and_match(number: int) -> None:
+        ladder = ratings_services.ladder_create(game_key="rat-snake", name=f"Home {number}")
+        for _ in range(number + 1):
+            ratings_services.ladder_join(ladder=ladder, bot="random")
+        match_create(game_key="rat-snake", seats=[SeatSpec(bot="random"), SeatSpec(bot="heuristic")])
+
+    ladder_and_match(0)
+    one, _ = home()
+    for number in range(1, 4):
+        ladder_and_match(number)
+    four, rows = home()
+    assert one > 0 and four == one
+    assert [(row[0], row[2], row[3]) for row in rows] == [
+        (f"Home {number}", "no games yet", str(number + 1)) for number in range(4)
+    ]

@@ -406,3 +406,30 @@ def test_an_entry_whose_deck_a_ban_list_made_illegal_is_paused_until_it_brings_a
     )  # it brings a deck to return
     back = services.ladder_join(ladder=ladder, user=player, deck_share_id=first.deck.share_id)
     assert back.pk == entry.pk and not back.is_paused
+
+
+def test_leaderboard_summaries_are_each_leaderboards_leader_and_length_in_one_query(
+    eager_celery, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    played = bot_ladder(slug="played", bots=("random", "heuristic", "random"))
+    play_rounds(played, 2, django_capture_on_commit_callbacks)
+    left = played.entries.order_by("-ordinal").first()  # the leader leaves: the next one leads
+    left.left_at = timezone.now()
+    left.save(update_fields=["left_at"])
+    idle = bot_ladder(slug="idle", bots=("random", "heuristic"), inactive_after_days=7)
+    play_rounds(idle, 1, django_capture_on_commit_callbacks)
+    kept = bot_ladder(slug="kept", bots=("random", "heuristic"), inactive_after_days=None)
+    play_rounds(kept, 1, django_capture_on_commit_callbacks)
+    unplayed = bot_ladder(slug="unplayed", bots=("random",) * 3)
+    empty = bot_ladder(slug="empty", bots=())
+    ladders = [played, idle, kept, unplayed, empty]
+    for now in (None, timezone.now() + timedelta(days=8)):  # a week on, "idle" shows nobody
+        with django_assert_num_queries(1):
+            summaries = selectors.leaderboard_summaries(ladders=ladders, now=now)
+        for ladder in ladders:
+            rows = selectors.leaderboard(ladder=ladder, now=now)
+            leader = next((row for row in rows if row["games"]), None)
+            assert summaries[ladder.pk] == selectors.LeaderboardSummary(leader=leader, entries=len(rows))
+    assert summaries[idle.pk].entries == 0 and summaries[kept.pk].entries == 2
+    assert summaries[played.pk].leader["entry"] != left.pk and summaries[unplayed.pk].leader is None
+    assert selectors.leaderboard_summaries(ladders=[]) == {}
