@@ -155,7 +155,10 @@ SNAKEPIT_WEB_THREADS = int(os.environ.get("SNAKEPIT_WEB_THREADS", "8"))
 # "web" (what snakepit/asgi.py asks for unless it is set) is one of SNAKEPIT_WEB_THREADS connections:
 # the web process's requests and stream reads then share that many.
 _pool_size = os.environ.get("SNAKEPIT_DB_POOL_SIZE", "0")
-SNAKEPIT_DB_POOL_SIZE = SNAKEPIT_WEB_THREADS if _pool_size == "web" else int(_pool_size)
+# "web" (snakepit/asgi.py's default): as many connections as the web process may use at once, its
+# requests inside Django (SNAKEPIT_WEB_THREADS, snakepit/serving.py) beside its event streams' reads
+# of the database (as many again, api/sse.py's read gate), so that neither waits for the pool.
+SNAKEPIT_DB_POOL_SIZE = 2 * SNAKEPIT_WEB_THREADS if _pool_size == "web" else int(_pool_size)
 SNAKEPIT_DB_PGBOUNCER = env_flag("SNAKEPIT_DB_PGBOUNCER")  # PostgreSQL through PgBouncer, below
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0

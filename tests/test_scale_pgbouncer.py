@@ -73,7 +73,8 @@ def test_the_web_process_pools_its_postgresql_connections_by_default():
     web = settings_in_a_fresh_process(
         setup="import snakepit.asgi", DATABASE_URL=url, SNAKEPIT_WEB_THREADS="5"
     )
-    assert web["max_age"] == 0 and web["options"]["pool"]["max_size"] == 5
+    # Its requests inside Django and its streams' reads, each up to SNAKEPIT_WEB_THREADS at once.
+    assert web["max_age"] == 0 and web["options"]["pool"]["max_size"] == 10
     unpooled = settings_in_a_fresh_process(
         setup="import snakepit.asgi", DATABASE_URL=url, SNAKEPIT_DB_POOL_SIZE="0"
     )
