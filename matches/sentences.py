@@ -86,5 +86,13 @@ def match_narrator(match: Match) -> Narrator:
     seat and user models cost more than the query itself)."""
     username = f"user__{get_user_model().USERNAME_FIELD}"
     seats = match.seats.order_by("index").values_list("user_id", username, "bot")
-    names = tuple(MatchSeat.label_of(name if user_id else None, bot) for user_id, name, bot in seats)
-    return Narrator(get_game(match.game), names)
+    names = [MatchSeat.label_of(name if user_id else None, bot) for user_id, name, bot in seats]
+    return Narrator(get_game(match.game), distinct_names(names))
+
+
+def distinct_names(names: list[str]) -> tuple[str, ...]:
+    """Seat names a sentence can tell apart: two seats of one bot (or one person) get their seat
+    numbers ("bot:random (seat 1)")."""
+    return tuple(
+        f"{name} (seat {index})" if names.count(name) > 1 else name for index, name in enumerate(names)
+    )

@@ -7,7 +7,7 @@ import pytest
 
 from engines.registry import get_game
 from matches import sentences
-from matches.sentences import Narrator, store_sentence
+from matches.sentences import Narrator, distinct_names, store_sentence
 
 NAMES = ("alice", "bob")
 COMMITMENT = "0f" * 32
@@ -72,3 +72,12 @@ def test_a_describers_bug_gives_the_plain_sentence_not_an_error(monkeypatch):
     narrator = Narrator(game, NAMES)
     assert narrator.sentence("action", 1, {"type": "no_bet"}, viewer=0) == "bob: no bet"
     assert logged and "could not describe" in logged[0][0]  # the bug is reported, not swallowed
+
+
+def test_two_seats_of_one_bot_are_told_apart():
+    names = distinct_names(["alice", "bot:random", "bot:random"])
+    assert names == ("alice", "bot:random (seat 1)", "bot:random (seat 2)")
+    narrator = Narrator(get_game("rat-snake"), names)
+    assert (
+        narrator.sentence("action", 2, {"type": "no_bet"}, viewer=0) == "bot:random (seat 2) made no side bet"
+    )
