@@ -177,6 +177,10 @@ class EventSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True)
     payload = serializers.JSONField(allow_null=True, help_text="null while it is hidden from you.")
     redacted = serializers.BooleanField()
+    describe = serializers.CharField(
+        help_text='The event as one sentence from your side ("you drew Machete", "bob drew a card"), '
+        "made from the payload as you see it: a hidden payload stays out of it."
+    )
     actor = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
 

@@ -10,12 +10,12 @@ notification (matches/feed.py) delays an event but never skips or repeats one.
 
 How the messages reach many streams at once (docs/api.md, "Streams"): the streams of one match in a
 web process share one `MatchHub`, which hears the match's announcements (matches/feed.py), reads
-the new events once with their audiences, encodes each once (a payload-withheld form beside it where
-the audience is not everyone) and each seat's view once, and hands every stream the same prepared
-delivery; a stream picks the forms its seat may read by the event's audience. A stream joining, or
-one whose client reads too slowly to keep up (`LISTENER_BACKLOG` deliveries), reads the log itself
-from the last seq it sent (`_read`, shared between streams that would read the same thing), then
-follows the hub again, dropping what it already sent: the seq decides, as everywhere here.
+the new events once with their audiences, encodes each once per listening seat (the payload as that
+seat may read it, its sentence from that seat's side; every spectator shares one) and each seat's
+view once, and hands every stream the same prepared delivery; a stream takes its seat's messages.
+A stream joining, or one whose client reads too slowly to keep up (`LISTENER_BACKLOG` deliveries),
+reads the log itself from the last seq it sent (`_read`, shared between streams that would read the
+same thing), then follows the hub again, dropping what it already sent: the seq decides, as everywhere here.
 
 The view is async: it waits in the server's event loop with no database connection, and each read
 of the log takes a thread and a connection only while it runs (at most SNAKEPIT_WEB_THREADS reads at
@@ -53,7 +53,6 @@ from api.sse import (
 )
 from core.errors import ApplicationError
 from matches import selectors
-from matches.audience import PUBLIC
 from matches.feed import MatchSubscription, feed_poll_seconds
 from matches.models import Match
 
@@ -86,7 +85,7 @@ def _read(match_id: int, seat: int | None, after: int) -> Batch:
     logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH + 1)
     more = len(logged) > STREAM_BATCH
     finished = match.is_finished
-    listing = [event.as_seen(visible=event.visible_to(seat, finished=finished)) for event in logged]
+    listing = [_seen(event, seat, finished) for event in logged]
     events = EventSerializer(listing[:STREAM_BATCH], many=True).data
     messages = [message("event", event, id=event["seq"]) for event in events]
     last_seq = events[-1]["seq"] if events else None
@@ -146,9 +145,9 @@ class Delivery:
     its messages from it (`messages_for`); streams of the same seat that sent the same seq share the
     cut."""
 
-    # Each event with its message, and the same with the payload withheld where some may not read
-    # it (None: everyone may, its audience is public or the match is over).
-    events: list[tuple[selectors.LoggedEvent, bytes, bytes | None]]
+    # Each event with its message for each listening seat (None: spectators): the payload as that
+    # seat may read it, the sentence from its side.
+    events: list[tuple[selectors.LoggedEvent, dict[int | None, bytes]]]
     views: dict[int | None, bytes]
     finished: bool
     last_seq: int
@@ -163,10 +162,7 @@ class Delivery:
         fresh = [event for event in self.events if event[0].seq > sent]
         if (fresh and fresh[0][0].seq != sent + 1) or (fresh and seat not in self.views):
             return None
-        parts = []
-        for event, readable, withheld in fresh:
-            visible = withheld is None or event.visible_to(seat, finished=False)
-            parts.append(readable if visible else withheld)
+        parts = [encoded[seat] for _event, encoded in fresh]
         if fresh:
             parts.append(self.views[seat])
         if self.finished:
@@ -181,19 +177,26 @@ def _hub_read(match_id: int, after: int, seats: frozenset[int | None]) -> Delive
     match = selectors.match_get(match_id=match_id)
     logged = selectors.match_events_after(match, after=after, limit=STREAM_BATCH)
     finished = match.status != Match.Status.RUNNING
-    events = []
-    for event in logged:
-        readable = message("event", _serialized(event.as_seen(visible=True)), id=event.seq)
-        withheld = None
-        if not finished and event.audience != PUBLIC:
-            withheld = message("event", _serialized(event.as_seen(visible=False)), id=event.seq)
-        events.append((event, readable, withheld))
+    events = [
+        (
+            event,
+            {
+                seat: message("event", _serialized(_seen(event, seat, finished)), id=event.seq)
+                for seat in seats
+            },
+        )
+        for event in logged
+    ]
     last_seq = logged[-1].seq if logged else after
     views = {}
     if logged:
         views = {seat: message("view", seat_view(match, seat), id=last_seq) for seat in seats}
     finished = finished and len(logged) < STREAM_BATCH
     return Delivery(events, views, finished, last_seq, {})
+
+
+def _seen(event: selectors.LoggedEvent, seat: int | None, finished: bool) -> dict:
+    return event.as_seen(visible=event.visible_to(seat, finished=finished), viewer_seat=seat)
 
 
 def _serialized(event: dict) -> dict:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from engines.chance import ChanceRequest
+from engines.describe import plain_sentence
 from engines.errors import IllegalAction, InvalidOptions, InvalidSeats
 
 Action = dict[str, Any]  # a JSON object; always has a "type"
@@ -365,6 +366,26 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def seat_count(self, state: S) -> int:
         """How many seats this state was set up for."""
+
+    # --- telling ---------------------------------------------------------------------------------
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: S | None = None,
+    ) -> str:
+        """The event as one sentence from `viewer`'s side (None: a spectator): "you drew Machete",
+        "bob drew a card". `event.payload` is what that viewer may read: None when it is withheld
+        from them, and then the sentence must not guess at it. `seat_names[seat]` names each seat.
+
+        The listings have no state at hand (they never replay), so the sentence must stand on the
+        event and the game's catalogue alone; `state_before`, the state just before the event, is
+        given only where a replay is running anyway (the replay page), for the few words that need
+        the board ("to THIEF" rather than "to space 7"). Override it beside the rules; this plain
+        sentence (`engines.describe.plain_sentence`) is what a game gets without one."""
+        return plain_sentence(event, viewer=viewer, seat_names=seat_names)
 
     def describe(self) -> dict[str, Any]:
         """The spec as JSON, with the names of the built-in bots."""

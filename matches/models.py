@@ -85,7 +85,12 @@ class MatchSeat(models.Model):
 
     @property
     def label(self) -> str:
-        return self.user.get_username() if self.user_id else f"bot:{self.bot}"
+        return self.label_of(self.user.get_username() if self.user_id else None, self.bot)
+
+    @staticmethod
+    def label_of(username: str | None, bot: str) -> str:
+        """A seat's name: its user's, or its bot's (`bot:random`)."""
+        return username if username is not None else f"bot:{bot}"
 
 
 class MatchEvent(models.Model):

@@ -4,7 +4,7 @@ database."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
@@ -22,6 +22,7 @@ from engines.replay import replay_from
 from matches.audience import audience_admits, audiences_replayed
 from matches.live import live_checkin, live_checkout, live_peek
 from matches.models import Match, MatchEvent, MatchSeat
+from matches.sentences import Narrator, match_narrator
 
 S = TypeVar("S")
 
@@ -110,22 +111,36 @@ class LoggedEvent:
     audience: int | None  # matches/audience.py; None only for a row no replay could place
     actor: str | None
     created_at: datetime
+    # The match's game and seat names, shared by every event of one read: what `describe` is told by.
+    narrator: Narrator = field(compare=False, repr=False)
 
     def visible_to(self, viewer_seat: int | None, *, finished: bool) -> bool:
         """Whether the viewer may read the payload: everyone once the match is finished, else the
         event's audience."""
         return finished or (self.audience is not None and audience_admits(self.audience, viewer_seat))
 
-    def as_seen(self, *, visible: bool) -> dict[str, Any]:
+    def as_seen(self, *, visible: bool, viewer_seat: int | None = None) -> dict[str, Any]:
+        """The event as a viewer sees it; `describe` is its sentence from `viewer_seat`'s side (the
+        default, None, tells it as a spectator would, naming every seat), made from the payload as
+        shown here, so a withheld payload is withheld from the sentence too."""
+        payload = self.payload if visible else None
         return {
             "seq": self.seq,
             "kind": self.kind,
             "seat": self.seat,
-            "payload": self.payload if visible else None,
+            "payload": payload,
             "redacted": not visible,
+            "describe": self.describe(payload, viewer_seat=viewer_seat),
             "actor": self.actor,
             "created_at": self.created_at,
         }
+
+    def describe(self, payload: Any, *, viewer_seat: int | None, state_before: Any = None) -> str:
+        """The sentence for `payload` as shown to `viewer_seat` (None: withheld from them);
+        `state_before`, where a replay has it, lets the engine name what only the board knows."""
+        return self.narrator.sentence(
+            self.kind, self.seat, payload, viewer=viewer_seat, state_before=state_before
+        )
 
 
 def match_events_after(match: Match, *, after: int = 0, limit: int | None = None) -> list[LoggedEvent]:
@@ -144,8 +159,13 @@ def match_events_after(match: Match, *, after: int = 0, limit: int | None = None
     rows = list(rows if limit is None else rows[:limit])
     unknown = not match.is_finished and any(row[4] is None for row in rows)
     replayed = match_audiences_replayed(match) if unknown else {}
+    if not rows:
+        return []  # a stream's idle poll: no seats to read
+    narrator = match_narrator(match)
     return [
-        LoggedEvent(seq, kind, seat, payload, replayed.get(seq) if audience is None else audience, actor, at)
+        LoggedEvent(
+            seq, kind, seat, payload, replayed.get(seq) if audience is None else audience, actor, at, narrator
+        )
         for seq, kind, seat, payload, audience, actor, at in rows
     ]
 
@@ -156,7 +176,7 @@ def match_event_listing(match: Match, *, viewer_seat: int | None, after: int = 0
     once it is finished, everything is public."""
     finished = match.is_finished
     return [
-        event.as_seen(visible=event.visible_to(viewer_seat, finished=finished))
+        event.as_seen(visible=event.visible_to(viewer_seat, finished=finished), viewer_seat=viewer_seat)
         for event in match_events_after(match, after=after)
     ]
 

@@ -17,7 +17,7 @@ seat's legal actions (worked out once per state), so a refused action leaves the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -38,6 +38,7 @@ from engines.greatestsnake.catalogue import (
     UNSQUEEZABLE,
     deck,
 )
+from engines.greatestsnake.sentences import describe_event
 from engines.greatestsnake.spec import HAND_LIMIT, SPEC, STARTING_HAND, WIN_LENGTH, Options
 from engines.greatestsnake.state import (
     DRAW,
@@ -184,6 +185,16 @@ class GreatestSnake(Game[SnakeState]):
         if event.kind == "chance" and state_before.phase in SECRET_SHUFFLES:
             return frozenset()
         return None
+
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: SnakeState | None = None,
+    ) -> str:
+        return describe_event(event, viewer=viewer, seat_names=seat_names)
 
     def view(self, state: SnakeState, seat: int | None) -> View:
         return view_of(state, seat, self.decision(state))

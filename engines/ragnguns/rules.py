@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -32,6 +32,7 @@ from engines.ragnguns.catalogue import (
     load_prebuilt,
 )
 from engines.ragnguns.decks import check_deck
+from engines.ragnguns.sentences import describe_event
 from engines.ragnguns.spec import (
     CYLINDER_MAX,
     DRAW,
@@ -702,6 +703,16 @@ class RagnGuns(Game[RagnGunsState]):
             if kind in ("bring_deck", "set_trap", "hide"):
                 return frozenset({event.seat})
         return None
+
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: RagnGunsState | None = None,
+    ) -> str:
+        return describe_event(event, viewer=viewer, seat_names=seat_names)
 
     def view(self, state: RagnGunsState, seat: int | None) -> View:
         from engines.ragnguns.views import view

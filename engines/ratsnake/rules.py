@@ -13,7 +13,7 @@ event completely before its first assignment, so a refused event leaves the stat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +23,7 @@ from engines.errors import IllegalAction
 from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.ratsnake import money
 from engines.ratsnake.bots import HeuristicBot
+from engines.ratsnake.sentences import describe_event
 from engines.ratsnake.spec import BY_STAKE, MUST_CONTINUE, SILO_ANTE, SPEC, Options
 from engines.ratsnake.state import (
     CHECK_THE_SILO,
@@ -150,6 +151,16 @@ class RatSnake(Game[RatSnakeState]):
 
     def view(self, state: RatSnakeState, seat: int | None) -> View:
         return _view(self, state, seat)
+
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: RatSnakeState | None = None,
+    ) -> str:
+        return describe_event(event, viewer=viewer, seat_names=seat_names)
 
     # --- changing ---------------------------------------------------------------------------------
     def apply_action(self, state: RatSnakeState, seat: int, action: Action) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from engines.bots import RandomBot
 from engines.chance import ChanceRequest
 from engines.errors import IllegalAction
-from engines.protocol import Action, Bot, Decision, Game, Outcome, View
+from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlebones.bots import HeuristicBot
 from engines.rattlebones.catalogue import (
     ARROW,
@@ -36,6 +36,7 @@ from engines.rattlebones.catalogue import (
     SPACE_KINDS,
     STORE,
 )
+from engines.rattlebones.sentences import describe_event
 from engines.rattlebones.spec import DIE_ACTIONS, POINTS_SIDES, SPEC
 from engines.rattlebones.state import DICE, DOUBLE, GAMBLE, OVER, ROLL, SET_UP, USE_DIE, RattlebonesState
 
@@ -155,6 +156,16 @@ class Rattlebones(Game[RattlebonesState]):
         ]
         ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
         return Outcome(ranks, tuple(float(score) for score in state.scores), state.end_reason or GAME_END)
+
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: RattlebonesState | None = None,
+    ) -> str:
+        return describe_event(event, viewer=viewer, seat_names=seat_names, state_before=state_before)
 
     def view(self, state: RattlebonesState, seat: int | None) -> View:
         # No hidden information: every seat sees what a spectator sees.

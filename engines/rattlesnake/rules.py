@@ -19,7 +19,7 @@ completely before its first assignment, so a refused event leaves the state as i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -30,6 +30,7 @@ from engines.protocol import Action, Bot, Decision, Event, Game, Outcome, View
 from engines.rattlesnake.bots import HeuristicBot
 from engines.rattlesnake.catalogue import ABILITY, CATALOGUE, COMBAT_ABILITIES, HIGH, HIT, LOW, RANK, VALUE
 from engines.rattlesnake.combos import judged, strongest
+from engines.rattlesnake.sentences import describe_event
 from engines.rattlesnake.spec import SEAT_0, SPEC, Options
 from engines.rattlesnake.state import (
     CHANCE_PHASES,
@@ -223,6 +224,16 @@ class Rattlesnake(Game[RattlesnakeState]):
         if isinstance(kind, str) and kind in FACE_DOWN and event.seat is not None:
             return frozenset({event.seat})
         return None
+
+    def describe_event(
+        self,
+        event: Event,
+        *,
+        viewer: int | None,
+        seat_names: Sequence[str],
+        state_before: RattlesnakeState | None = None,
+    ) -> str:
+        return describe_event(event, viewer=viewer, seat_names=seat_names)
 
     def view(self, state: RattlesnakeState, seat: int | None) -> View:
         return _view(self, state, seat)

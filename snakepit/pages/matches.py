@@ -15,7 +15,7 @@ from core.errors import ApplicationError, NotFound
 from engines.fairness import Verification
 from matches.models import Match
 from matches.selectors import (
-    match_event_listing,
+    match_events_after,
     match_game,
     match_get,
     match_head_seq,
@@ -90,24 +90,30 @@ def replay_step(match: Match, *, step: int, head: int | None = None) -> ReplaySt
     game = match_game(match)
     seats = list(match.seats.select_related("user").order_by("index"))
     state = game.new_state(seats=len(seats), options=match.options)
+    finished = match.is_finished
+    shown = {
+        event.seq: event
+        for event in match_events_after(match, after=max(step - EVENT_LOG_ROWS, 0), limit=EVENT_LOG_ROWS)
+    }
+    events = []
     for row in rows:
         if row.seq > step:
             break
+        logged = shown.get(row.seq)
+        if logged is not None:
+            # Told here, with the state just before the event at hand (the listings have none), so
+            # a game may name what only the board knows ("to THIEF" rather than "to space 7").
+            seen = logged.as_seen(visible=logged.visible_to(None, finished=finished))
+            seen["describe"] = logged.describe(
+                seen["payload"], viewer_seat=None, state_before=state if row.is_engine_event else None
+            )
+            seen["payload_text"] = "" if seen["redacted"] else _payload_text(seen["payload"])
+            events.append(seen)
         if row.is_engine_event:  # the store's own events (entropy, void, correction) are no moves
             game.apply(state, row.to_engine())
     seat_views = []
-    if match.is_finished:
+    if finished:
         seat_views = [(seat.label, game.view(state, seat.index)) for seat in seats]
-    labels = {seat.index: seat.label for seat in seats}
-    shown = [event for event in match_event_listing(match, viewer_seat=None) if event["seq"] <= step]
-    events = [
-        {
-            **event,
-            "who": "" if event["kind"] == "chance" else labels.get(event["seat"], ""),
-            "payload_text": "" if event["redacted"] else _payload_text(event["payload"]),
-        }
-        for event in shown[-EVENT_LOG_ROWS:]
-    ]
     return ReplayStep(
         step=step,
         head=head,

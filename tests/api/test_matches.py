@@ -160,11 +160,22 @@ def test_a_hidden_bet_is_withheld_from_the_other_seats_until_the_match_ends(user
         return next(e for e in client.get(f"{base}/events/").json() if e["seq"] == bet_seq)
 
     assert bet_event(bob)["payload"] == bet
+    assert (
+        bet_event(bob)["describe"]
+        == f"you bet {bet['stake']} coin{'s' * (bet['stake'] != 1)} that the thrower rats out"
+    )
     for other in (carol, alice, spectator):
-        assert bet_event(other) == {**bet_event(bob), "payload": None, "redacted": True}
+        hidden = {
+            **bet_event(bob),
+            "payload": None,
+            "redacted": True,
+            "describe": "bob answered the side bets face down",
+        }
+        assert bet_event(other) == hidden
         assert "rats_out" not in str(other.get(f"{base}/view/").json()["view"])
     play_to_end({0: alice, 1: bob, 2: carol}, match["id"])
     assert bet_event(spectator)["payload"] == bet
+    assert bet_event(spectator)["describe"].startswith("bob bet ")
 
 
 def test_a_spectator_sees_a_view_but_no_legal_actions(users, client_for):

@@ -23,7 +23,7 @@ MOVES = 6
 
 
 def compared(events: list[dict]) -> list[tuple]:
-    return [(event["seq"], event["payload"], event["redacted"]) for event in events]
+    return [(event["seq"], event["payload"], event["redacted"], event["describe"]) for event in events]
 
 
 @pytest.mark.parametrize("key", game_keys())

@@ -110,7 +110,7 @@ def test_a_face_down_action_is_stored_for_its_author_alone_and_read_without_repl
     rows = list(side_bets_match.events.order_by("seq"))
     assert rows[0].audience == 1 << 1  # Bob's seat
     assert all(row.audience == PUBLIC for row in rows[1:])  # the throw that follows is public
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # the log, and its seats' names for the sentences: no replay
         listing = selectors.match_event_listing(side_bets_match, viewer_seat=0)
     assert listing[0]["redacted"] and not any(entry["redacted"] for entry in listing[1:])
 

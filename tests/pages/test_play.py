@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from engines.protocol import Event
 from engines.registry import bot_names, default_bot, game_keys, get_game
 from matches.models import Match, MatchEvent
 from matches.selectors import match_decision, match_head_seq, match_snapshot
@@ -518,3 +519,25 @@ def test_the_new_match_form_does_not_offer_what_the_service_writes_in(client, dj
     page = client.get("/play/new/?game=ragnguns").content.decode()
     assert 'name="option_format"' in page
     assert 'name="option_ban_list"' not in page
+
+
+def test_the_play_and_replay_logs_read_as_sentences_linked_to_their_steps(client, users, rat_snake_vs_bot):
+    match = rat_snake_vs_bot
+    signed_in(client, users["alice"])
+    action, seq = decide_for(match, 0)
+    key = client.get(f"/play/{match.pk}/").content.decode().split('name="idempotency_key" value="', 1)[1][:36]
+    client.post(
+        f"/play/{match.pk}/",
+        {"expected_seq": seq, "idempotency_key": key, "chosen_action": json.dumps(action)},
+    )
+    game, names = get_game("rat-snake"), ("alice", "bot:heuristic")
+    mine = Event.action(0, action)
+    html = client.get(f"/play/{match.pk}/").content.decode()
+    told = game.describe_event(mine, viewer=0, seat_names=names)
+    assert told.startswith("you ")
+    assert f'href="/matches/{match.pk}/?step={seq + 1}"' in html and f">{told}</span>" in html
+    client.logout()
+    replay = client.get(f"/matches/{match.pk}/?step={seq + 1}").content.decode()
+    spectators = game.describe_event(mine, viewer=None, seat_names=names)
+    assert spectators.startswith("alice ") and f">{spectators}</a>" in replay
+    assert f"#{seq + 1} action</summary>" in replay  # the payload one click away

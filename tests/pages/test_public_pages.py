@@ -257,7 +257,9 @@ def test_the_replay_passes_over_the_stores_own_events(client, settings, django_u
     for step in range(len(kinds) + 1):
         response = client.get(f"/matches/{match.pk}/?step={step}")
         assert response.status_code == 200, step
-    assert ">entropy</a>" in client.get(f"/matches/{match.pk}/").content.decode()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert ">bot:heuristic committed to their part of the dice</a>" in page  # told, linked to its step
+    assert "</summary>" in page and " entropy</summary>" in page  # its kind and payload one click away
 
 
 def test_the_home_page_reads_no_row_per_ladder_or_match(client):
