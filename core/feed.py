@@ -10,17 +10,21 @@ it reads, never by the notification.
 - In one process (the embedded default, and every web process for the writes it makes itself):
   waiters registered here are woken directly, from whichever thread committed the write.
 - Across processes (several web processes, workers writing for bots and results): with REDIS_URL
-  set, each commit is also published on Redis (`snakepit:<topic>`, the seq as the message), and each
-  web process that has streams open runs one subscriber (`feed_listen`), subscribed to the one
-  prefix, that wakes its waiters. Redis pub/sub rather than PostgreSQL LISTEN/NOTIFY: Redis is
-  already required by more than one process (`manage.py up --web 2`), and LISTEN needs a session of
-  its own per web process, which PgBouncer in transaction mode (deploy/pgbouncer) cannot give.
+  set, each commit is also published on Redis (`snakepit:<topic>`, the message "<seq> <origin>"),
+  and each web process that has streams open runs one subscriber (`feed_listen`), subscribed to the
+  one prefix, that wakes its waiters; it passes over its own process's announcements (`_origin`),
+  whose waiters were woken directly, so that an append is not read twice. Redis pub/sub rather than
+  PostgreSQL LISTEN/NOTIFY: Redis is already required by more than one process (`manage.py up --web
+  2`), and LISTEN needs a session of its own per web process, which PgBouncer in transaction mode
+  (deploy/pgbouncer) cannot give.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
 import threading
 import time
 from collections import defaultdict
@@ -56,11 +60,23 @@ def feed_publish(topic: str, seq: int | None) -> None:
     if not settings.REDIS_URL or time.monotonic() < _publish_paused_until:
         return
     try:
-        _redis().publish(f"{CHANNEL_PREFIX}{topic}", "" if seq is None else str(seq))
+        _redis().publish(f"{CHANNEL_PREFIX}{topic}", f"{'' if seq is None else seq} {_origin()}")
     except Exception:  # noqa: BLE001  Redis away: the streams' own reads catch up
         # Not tried again for a while, so that writes do not each wait for Redis's timeout.
         _publish_paused_until = time.monotonic() + PUBLISH_PAUSE_SECONDS
         logger.warning("could not announce %s at %s on Redis; streams catch up by polling", topic, seq)
+
+
+_origins: dict[int, str] = {}
+
+
+def _origin() -> str:
+    """This process's name on the feed: its pid (a forked child is another process) and a random
+    part (a pid is reused)."""
+    pid = os.getpid()
+    if pid not in _origins:
+        _origins[pid] = f"{pid}-{secrets.token_hex(4)}"
+    return _origins[pid]
 
 
 def _redis():
@@ -151,8 +167,11 @@ async def feed_listen() -> None:
             async with client.pubsub() as pubsub:
                 await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
                 async for message in pubsub.listen():
-                    if message.get("type") == "pmessage":
-                        _wake(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
+                    if message.get("type") != "pmessage":
+                        continue
+                    if message["data"].decode(errors="replace").endswith(f" {_origin()}"):
+                        continue  # this process's own, whose waiters were woken at the commit
+                    _wake(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001  the streams poll meanwhile; try again shortly
