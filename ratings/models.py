@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.expressions import Combinable
 
 from matches.models import Match
 from ratings.skill import PROVISIONAL_MAX_SIGMA
@@ -73,12 +74,29 @@ class Ladder(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves with every write that changes what the ladder shows: every save of the "
+        "ladder, and its entries' writes (ratings.changes.ladder_changed). Cached reads key on it.",
+    )
 
     class Meta:
         ordering = ["game", "slug"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # Counted up by the database, so a save from a copy read earlier never writes an older
+        # revision back (a cached read would then be served again for a newer ladder).
+        if self.pk is not None and not self._state.adding:
+            self.revision = models.F("revision") + 1
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "revision"}
+        super().save(*args, **kwargs)
+        if isinstance(self.revision, Combinable):
+            del self.revision  # read again from the database if asked for
 
 
 class LadderEntry(models.Model):
