@@ -12,13 +12,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.expressions import Combinable
 
+from core.revisions import RevisedOnSave
 from matches.models import Match
 from ratings.skill import PROVISIONAL_MAX_SIGMA
 
 
-class Ladder(models.Model):
+class Ladder(RevisedOnSave, models.Model):
     class Entry(models.TextChoices):
         USERS_AND_BOTS = "users_and_bots"
         USERS = "users"
@@ -86,17 +86,6 @@ class Ladder(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs):
-        # Counted up by the database, so a save from a copy read earlier never writes an older
-        # revision back (a cached read would then be served again for a newer ladder).
-        if self.pk is not None and not self._state.adding:
-            self.revision = models.F("revision") + 1
-            if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], "revision"}
-        super().save(*args, **kwargs)
-        if isinstance(self.revision, Combinable):
-            del self.revision  # read again from the database if asked for
 
 
 class LadderEntry(models.Model):

@@ -162,3 +162,14 @@ def test_an_entry_that_goes_inactive_leaves_the_kept_leaderboard_when_it_does(cl
     monkeypatch.setattr(timezone, "now", lambda: later)
     monkeypatch.setattr(read_cache_module.time, "time", lambda: later.timestamp())
     assert anyone.get("/api/ladders/idle/leaderboard/").json()["count"] == 0
+
+
+def test_a_save_from_a_stale_copy_still_moves_the_revision_on():
+    ladder = services.ladder_create(game_key="rat-snake", name="Twice", slug="twice", options={"passes": 1})
+    first, second = Ladder.objects.get(pk=ladder.pk), Ladder.objects.get(pk=ladder.pk)
+    start = first.revision
+    first.save()
+    assert first.revision == start + 1  # read again once asked for
+    second.name = "Twice over"
+    second.save(update_fields=["name"])
+    assert Ladder.objects.get(pk=ladder.pk).revision == start + 2
