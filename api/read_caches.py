@@ -3,6 +3,8 @@ each would send, keyed by the version one cheap query reads before anything is b
 
 from __future__ import annotations
 
+import json
+
 from rest_framework.renderers import JSONRenderer
 
 from core.read_cache import Built, ReadCache
@@ -15,5 +17,8 @@ LADDER_LISTINGS = ReadCache(max_entries=64, max_bytes=8 * 2**20)
 
 
 def json_built(data, *, expires_at: float | None = None) -> Built:
-    """`data` with its size as JSON, the form the bytes bound counts."""
-    return Built(data, len(JSONRenderer().render(data)), expires_at)
+    """`data` as plain JSON values, sized as the JSON the bytes bound counts. Read back from its own
+    JSON, so nothing kept holds a serializer (and through it the rows and the request it was built
+    from); rendered again it gives the same bytes."""
+    rendered = JSONRenderer().render(data)
+    return Built(json.loads(rendered), len(rendered), expires_at)
