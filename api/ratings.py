@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import django_filters
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api import read_caches
 from api.games import GameKeyField
 from api.limits import INT_MAX, MAX_SEATS, BoundedIsoDateTimeField
 from api.matches import MatchSerializer
 from api.throttles import CreateThrottle, throttled_on
 from core.errors import ApplicationError, Forbidden, NotFound
+from core.read_cache import Built
 from matches import selectors as match_selectors
 from ratings import selectors, services, skill
 from ratings.models import Ladder, LadderEntry, LadderSeason, RatingChange
@@ -328,9 +331,16 @@ class LadderViewSet(viewsets.GenericViewSet):
         return super().get_permissions()
 
     def list(self, request):
+        # The URI carries the filters and the page, and the host of the page links.
+        key = (selectors.ladders_version(), request.build_absolute_uri())
+        return Response(read_caches.LADDER_LISTINGS.get_or_build(key, self._listing_built))
+
+    def _listing_built(self) -> Built:
         listed = self.filter_queryset(selectors.ladders_with_entry_counts()).order_by("game", "slug")
         page = self.paginate_queryset(listed)
-        return self.get_paginated_response(LadderSerializer(page, many=True).data)
+        return read_caches.json_built(
+            self.get_paginated_response(LadderSerializer(page, many=True).data).data
+        )
 
     def retrieve(self, request, slug=None):
         return Response(LadderSerializer(services.ladder_get(slug=slug)).data)
@@ -425,13 +435,24 @@ class LadderViewSet(viewsets.GenericViewSet):
         unsettled ratings by the ladder's rule. Entries that left or have not played for the ladder's
         `inactive_after_days` are left out unless asked for."""
         ladder = services.ladder_get(slug=slug)
+        # The URI carries the flags and the page, and the host of the page links.
+        key = (ladder.pk, ladder.revision, request.build_absolute_uri())
+        return Response(read_caches.LEADERBOARDS.get_or_build(key, lambda: self._leaderboard_built(ladder)))
+
+    def _leaderboard_built(self, ladder: Ladder) -> Built:
+        now = timezone.now()  # before the rows are read: an entry that turns inactive meanwhile expires it
+        changes_at = selectors.leaderboard_changes_at(ladders=[ladder], now=now)
         entries = selectors.entries_ranked(
             ladder=ladder,
-            include_left=_query_flag(request, "include_left"),
-            include_inactive=_query_flag(request, "include_inactive"),
+            include_left=_query_flag(self.request, "include_left"),
+            include_inactive=_query_flag(self.request, "include_inactive"),
         )
         page = self.paginate_queryset(entries)
-        return self.get_paginated_response(leaderboard_rows(ladder, page, first=self.paginator.offset + 1))
+        rows = leaderboard_rows(ladder, page, first=self.paginator.offset + 1)
+        return read_caches.json_built(
+            self.get_paginated_response(rows).data,
+            expires_at=None if changes_at is None else changes_at.timestamp(),
+        )
 
     @extend_schema(responses=LadderEntryDetailSerializer)
     @action(detail=True, methods=["get"], url_path=r"entries/(?P<entry_id>\d+)")

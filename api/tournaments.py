@@ -22,6 +22,7 @@ from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from api import read_caches
 from api.games import GameKeyField
 from api.limits import MAX_ENTRIES, MAX_SEATS, query_int
 from api.negotiation import FormatFilterNegotiation
@@ -857,7 +858,14 @@ class TournamentViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, slug=None):
         """Standings with every tiebreak column, each row explaining its numbers."""
-        return Response(self._standing_rows(slug)[1])
+        tournament = self._tournament(slug)
+        # Every change of the standings or of an entry is an event appended in the same transaction.
+        version = (tournament.pk, selectors.tournament_head_seq(tournament))
+        return Response(
+            read_caches.STANDINGS.get_or_build(
+                version, lambda: read_caches.json_built(tournament_standing_rows(tournament))
+            )
+        )
 
     @extend_schema(responses={(200, "text/csv"): str})
     @action(detail=True, methods=["get"], url_path="standings/csv")

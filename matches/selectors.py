@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from core.errors import Conflict, Forbidden, NotFound
@@ -55,6 +55,16 @@ def match_list() -> QuerySet[Match]:
     seats = Prefetch("seats", queryset=MatchSeat.objects.select_related("user").order_by("index"))
     queryset = Match.objects.prefetch_related(seats).annotate(seq=Coalesce(Subquery(last_seq), 0))
     return queryset.order_by("-created_at", "-id")
+
+
+def matches_version() -> tuple[int, int]:
+    """A value that differs once any match is created or ends, in one query: a new match raises the
+    highest id (matches are never deleted), and an ending lowers the count running (a match only
+    ever leaves running). What a listing shows of a match changes with nothing else."""
+    version = Match.objects.aggregate(
+        last=Max("pk"), running=Count("pk", filter=Q(status=Match.Status.RUNNING))
+    )
+    return version["last"] or 0, version["running"]
 
 
 def match_game(match: Match) -> Game:

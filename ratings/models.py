@@ -13,11 +13,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.revisions import RevisedOnSave
 from matches.models import Match
 from ratings.skill import PROVISIONAL_MAX_SIGMA
 
 
-class Ladder(models.Model):
+class Ladder(RevisedOnSave, models.Model):
     class Entry(models.TextChoices):
         USERS_AND_BOTS = "users_and_bots"
         USERS = "users"
@@ -73,6 +74,12 @@ class Ladder(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves with every write that changes what the ladder shows: every save of the "
+        "ladder, and its entries' writes (ratings.changes.ladder_changed). Cached reads key on it.",
+    )
 
     class Meta:
         ordering = ["game", "slug"]

@@ -15,7 +15,7 @@ from django.db import connection, transaction
 
 from matches.models import MatchEvent
 from ratings import selectors, skill
-from ratings.feed import ladder_feed_publish_on_commit
+from ratings.changes import ladder_changed
 from ratings.models import Ladder, LadderEntry, LadderMatch, LadderSeason, RatedMatch, RatingChange
 
 
@@ -103,7 +103,7 @@ def ratings_batch_apply(ladder_id: int, batch: int) -> int:
         LadderMatch.objects.filter(pk__in=[ladder_match_id for ladder_match_id, *_ in due]).update(rated=True)
         for season in late_seasons:
             _season_standings_refresh(ladder, season)
-        ladder_feed_publish_on_commit(ladder_id=ladder_id)
+        ladder_changed(ladder_id=ladder_id)
         return len(due)
 
 

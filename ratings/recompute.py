@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from ratings.changes import ladder_changed
 from ratings.models import Ladder, LadderEntry, RatingChange
 from ratings.selectors import LadderReplay
 
@@ -76,4 +77,5 @@ def ladder_ratings_recompute(*, ladder_id: int) -> list[dict]:
                     count,
                 )
         LadderEntry.objects.bulk_update(entries, ["mu", "sigma", "ordinal", "games"])
+        ladder_changed(ladder_id=ladder.pk)
     return moved

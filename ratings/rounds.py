@@ -15,7 +15,7 @@ from decks.selectors import deck_version_brought
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 from ratings import matchmaking, selectors
-from ratings.feed import ladder_feed_publish_on_commit
+from ratings.changes import ladder_changed
 from ratings.models import Ladder, LadderEntry, LadderMatch, LadderRound
 
 
@@ -99,7 +99,7 @@ def ladder_round_create(
                 # The bots app (a sibling) binds the versions to their seats and has a worker play them.
                 import_string(settings.SNAKEPIT_LADDER_UPLOADED_BOTS)(match=match, versions=uploaded)
             matches.append(match)
-        ladder_feed_publish_on_commit(ladder_id=ladder_id)
+        ladder_changed(ladder_id=ladder_id)
         return RoundResult(round_, matches)
 
 

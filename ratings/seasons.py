@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ratings import selectors, skill
-from ratings.feed import ladder_feed_publish_on_commit
+from ratings.changes import ladder_changed
 from ratings.models import Ladder, LadderSeason
 from ratings.rate import (
     RATING_BATCH,
@@ -87,7 +87,7 @@ def ladder_season_close(*, ladder_id: int, by=None, now=None, due_by=None) -> La
         for entry in moved:
             entry_season_enter(entry, ladder.season, ladder=ladder, initial=initial)
         entries_ratings_save(moved)
-        ladder_feed_publish_on_commit(ladder_id=ladder.pk)  # the new season's ratings start afresh
+        ladder_changed(ladder_id=ladder.pk)  # the new season's ratings start afresh
         return archived
 
 

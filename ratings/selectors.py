@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import reduce
 
-from django.db.models import Case, Count, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When, Window
-from django.db.models.functions import RowNumber
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
 from core.errors import NotFound
@@ -38,6 +52,34 @@ def entries_ranked(
 def _recently_played(ladder: Ladder, now) -> Q:
     cutoff = (now or timezone.now()) - timedelta(days=ladder.inactive_after_days)
     return Q(last_played_at__gte=cutoff) | Q(last_played_at__isnull=True, joined_at__gte=cutoff)
+
+
+def leaderboard_changes_at(*, ladders: list[Ladder], now=None) -> datetime | None:
+    """When time alone next changes these ladders' leaderboards: the moment the first of their
+    entries still counted as playing goes inactive (`_recently_played`), left entries included (their
+    `inactive` column turns too). None if none will; every other change is a write."""
+    now = now or timezone.now()
+    moments = []
+    for days, group in _alike_by_inactivity(ladders).items():
+        if days is None:
+            continue
+        seen = (
+            LadderEntry.objects.filter(ladder__in=group)
+            .annotate(seen=Coalesce("last_played_at", "joined_at"))
+            .filter(seen__gte=now - timedelta(days=days))
+            .aggregate(first=Min("seen"))["first"]
+        )
+        if seen is not None:
+            moments.append(seen + timedelta(days=days))
+    return min(moments, default=None)
+
+
+def _alike_by_inactivity(ladders: list[Ladder]) -> dict[int | None, list[Ladder]]:
+    """The ladders grouped by `inactive_after_days`: one condition per group (most sites have one)."""
+    alike: dict[int | None, list[Ladder]] = {}
+    for ladder in ladders:
+        alike.setdefault(ladder.inactive_after_days, []).append(ladder)
+    return alike
 
 
 def entry_is_inactive(*, entry: LadderEntry, ladder: Ladder, now=None) -> bool:
@@ -104,10 +146,7 @@ def leaderboard_summaries(*, ladders: list[Ladder], now=None) -> dict[int, Leade
     if not ladders:
         return {}
     now = now or timezone.now()
-    # One condition per distinct `inactive_after_days` (most sites have one), not one per ladder.
-    alike: dict[int | None, list[Ladder]] = {}
-    for ladder in ladders:
-        alike.setdefault(ladder.inactive_after_days, []).append(ladder)
+    alike = _alike_by_inactivity(ladders)
     on_board = Q(left_at__isnull=True) & reduce(
         operator.or_,
         (
@@ -336,6 +375,14 @@ def best_ordinals_by_user(*, game_key: str, user_ids: list[int]) -> dict[int, fl
     for user_id, ordinal in rows:
         best[user_id] = max(best.get(user_id, float("-inf")), ordinal)
     return best
+
+
+def ladders_version() -> tuple[int, int, int]:
+    """A value that differs after any write to any ladder or its entries, read in one query: a new
+    ladder raises the highest id (ids are never reused), a deleted one lowers the count, and every
+    other change raises the sum of the revisions (`Ladder.revision`, which only ever grows)."""
+    version = Ladder.objects.aggregate(count=Count("pk"), last=Max("pk"), revisions=Sum("revision"))
+    return version["count"], version["last"] or 0, version["revisions"] or 0
 
 
 def ladders_with_entry_counts() -> QuerySet[Ladder]:

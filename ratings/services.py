@@ -22,7 +22,7 @@ from decks.services import deck_version_freeze
 from engines.registry import all_games, get_game
 from matches.services import game_setup
 from ratings import skill
-from ratings.feed import ladder_feed_publish_on_commit
+from ratings.changes import ladder_changed
 from ratings.models import Ladder, LadderEntry, LadderMatch
 from ratings.rate import entry_skill_set, initial_skill
 
@@ -260,7 +260,7 @@ def entry_pause(*, entry_id: int, reason: str) -> LadderEntry:
     if entry.paused_reason != reason:
         entry.paused_reason, entry.paused_at = reason, timezone.now()
         entry.save(update_fields=["paused_reason", "paused_at"])
-        ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+        ladder_changed(ladder_id=entry.ladder_id)
     return entry
 
 
@@ -298,7 +298,7 @@ def entry_resume(*, entry_id: int, by=None) -> LadderEntry:
             )
     entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0
     entry.save(update_fields=["paused_reason", "paused_at", "no_shows"])
-    ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+    ladder_changed(ladder_id=entry.ladder_id)
     return entry
 
 
@@ -363,12 +363,12 @@ def ladder_join(*, ladder: Ladder, user=None, bot: str = "", deck_share_id: str 
         ):
             entry.paused_reason, entry.paused_at, entry.no_shows = "", None, 0  # its owner is back
         entry.save(update_fields=["left_at", "deck_version", "paused_reason", "paused_at", "no_shows"])
-        ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+        ladder_changed(ladder_id=entry.ladder_id)
         return entry
     entry = LadderEntry(ladder=ladder, user=user, bot=bot, deck_version=deck_version, season=ladder.season)
     entry_skill_set(entry, initial_skill(ladder))
     entry.save()
-    ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+    ladder_changed(ladder_id=entry.ladder_id)
     return entry
 
 
@@ -429,7 +429,7 @@ def ladder_join_uploaded_bot(
             entry.paused_reason, entry.paused_at = "", None  # its deck, judged above, is legal again
         entry.display_name = display_name[:120] or entry.display_name
         entry.save(update_fields=["left_at", "paused_reason", "paused_at", "display_name"])
-        ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+        ladder_changed(ladder_id=entry.ladder_id)
         return entry
     entry = LadderEntry(
         ladder=ladder,
@@ -441,7 +441,7 @@ def ladder_join_uploaded_bot(
     )
     entry_skill_set(entry, initial_skill(ladder))
     entry.save()
-    ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+    ladder_changed(ladder_id=entry.ladder_id)
     return entry
 
 
@@ -453,5 +453,5 @@ def ladder_leave(*, ladder: Ladder, user) -> LadderEntry:
         raise Conflict("you are not on this ladder", code="entry/not_joined")
     entry.left_at = timezone.now()
     entry.save(update_fields=["left_at"])
-    ladder_feed_publish_on_commit(ladder_id=entry.ladder_id)
+    ladder_changed(ladder_id=entry.ladder_id)
     return entry

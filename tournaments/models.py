@@ -17,11 +17,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.revisions import RevisedOnSave
 from decks.models import DeckVersion
 from matches.models import Match
 
 
-class Tournament(models.Model):
+class Tournament(RevisedOnSave, models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft"
         REGISTRATION = "registration"
@@ -73,6 +74,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    revision = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Moves with every save (core.revisions): the home page's cached listing keys on it.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Count, Max, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from core.errors import ApplicationError, NotFound
@@ -113,6 +113,14 @@ def tournaments_listed() -> QuerySet[Tournament]:
     """Tournaments for a listing, each with its organiser and `head_seq` (its log's last seq, 0 for
     none) read in the same query, so that listing them costs no query per tournament."""
     return Tournament.objects.select_related("organiser").annotate(head_seq=Coalesce(Max("events__seq"), 0))
+
+
+def tournaments_version() -> tuple[int, int, int]:
+    """A value that differs after any tournament is created, deleted or saved, in one query: a new
+    one raises the highest id (ids are never reused), a deleted one lowers the count, and a save
+    raises the sum of the revisions (`Tournament.revision`, which only ever grows)."""
+    version = Tournament.objects.aggregate(count=Count("pk"), last=Max("pk"), revisions=Sum("revision"))
+    return version["count"], version["last"] or 0, version["revisions"] or 0
 
 
 def tournament_head_seq(tournament: Tournament) -> int:

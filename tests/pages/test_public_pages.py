@@ -291,3 +291,65 @@ def test_the_home_page_reads_no_row_per_ladder_or_match(client):
     assert [(row[0], row[2], row[3]) for row in rows] == [
         (f"Home {number}", "no games yet", str(number + 1)) for number in range(4)
     ]
+
+
+def test_the_home_pages_tables_are_built_once_per_version_and_every_write_shows_at_once(
+    client, users, eager_celery, django_capture_on_commit_callbacks
+):
+    """The tables (ladders, tournaments, matches) are kept per version of what they list: the first
+    page after each write below equals one built with nothing kept, a repeated page reads the three
+    versions alone, and what is made per person (who is signed in) is never served to another."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from core.read_cache import read_caches_clear
+    from matches.services import match_forfeit
+    from ratings import services as ratings_services
+    from ratings.rounds import ladder_round_create
+    from tournaments.services.setup import tournament_configure, tournament_create, tournament_open
+
+    shown: list[str] = []
+
+    def tables(html: str) -> str:
+        return html[html.index("<h2>Games</h2>") :]
+
+    def shows_the_write() -> None:
+        with CaptureQueriesContext(connection) as built:
+            page = client.get("/").content.decode()
+        with CaptureQueriesContext(connection) as kept:
+            assert client.get("/").content.decode() == page
+        assert len(kept.captured_queries) == 3 < len(built.captured_queries)
+        read_caches_clear()
+        assert client.get("/").content.decode() == page  # what a fresh build gives
+        assert tables(page) not in shown, "the write changed nothing the home page shows"
+        shown.append(tables(page))
+
+    shows_the_write()
+    ladder = ratings_services.ladder_create(game_key="rat-snake", name="Home ladder", options={"passes": 1})
+    shows_the_write()
+    for bot in ("random", "heuristic"):
+        ratings_services.ladder_join(ladder=ladder, bot=bot)
+        shows_the_write()
+    assert cells(shown[-1], "ladders")[0][2] == "no games yet"
+    with django_capture_on_commit_callbacks(execute=True):
+        ladder_round_create(ladder_id=ladder.pk)  # the bots play it out, and it is rated on commit
+    shows_the_write()
+    assert cells(shown[-1], "ladders")[0][2] != "no games yet"
+    tournament = tournament_create(
+        organiser=users["carol"], name="Home cup", game_key="rat-snake", format="swiss"
+    )
+    tournament_open(slug=tournament.slug, user=users["carol"])
+    shows_the_write()
+    tournament_configure(slug=tournament.slug, user=users["carol"], name="Home cup, renamed")
+    shows_the_write()
+    assert cells(shown[-1], "tournaments")[0][0] == "Home cup, renamed"
+    match = match_create(game_key="rat-snake", seats=[SeatSpec(user=users["bob"]), SeatSpec(bot="random")])
+    shows_the_write()
+    match_forfeit(match_id=match.pk, seat=0, reason="resigned", user=users["bob"])
+    shows_the_write()
+    assert cells(shown[-1], "matches")[0][3] == "finished"
+
+    client.force_login(users["alice"])
+    assert "alice" in client.get("/").content.decode()
+    client.logout()
+    assert "alice" not in client.get("/").content.decode()
