@@ -69,7 +69,13 @@ def drop_broker_connections(app) -> None:
     """Forget pooled broker connections and producers, so the next send uses the current options."""
     from kombu import pools
 
-    app.close()
+    # What app.close() does, but for one thing: close() also takes the app off Celery's list of
+    # active apps, and a shared task first imported after that (ratings.tasks, imported by its
+    # receiver when a ladder match ends) is then never added to it: NotRegistered, and the run
+    # silently not queued.
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
     app.amqp._producer_pool = None
     pools.reset()
 
