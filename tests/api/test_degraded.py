@@ -81,7 +81,13 @@ def test_sign_in_create_and_act_land_and_are_still_limited_with_redis_down(
     later = timezone.now() + timedelta(seconds=1)
     assert waiting.pk in matches_stalled(stalled_after=timedelta(0), now=later)  # the sweep's to queue
 
-    match_id = against_a_bot.json()["id"]
+    # The actions go to a match of a fixed seed that lasts longer than three of alice's moves: the
+    # one made above has a random seed, and a short game could end before the throttle is reached.
+    match_id = services.match_create(
+        game_key="rat-snake",
+        seats=[services.SeatSpec(user=users["alice"]), services.SeatSpec(bot="heuristic")],
+        seed=bytes(32),
+    ).pk
 
     def act():
         view = alice.get(f"/api/matches/{match_id}/view/").json()
